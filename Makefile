@@ -1,0 +1,31 @@
+# Developer targets. The README's two commands are `bash tools/main.sh` and
+# `bash tools/test.sh`; everything here is a convenience around them.
+.PHONY: deps install main test document check bench sanitize clean
+
+deps:
+	bash tools/install-deps.sh
+
+document:
+	Rscript --vanilla -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
+
+install: deps
+	bash tools/install.sh
+
+main:
+	bash tools/main.sh
+
+test:
+	bash tools/test.sh
+
+check: deps
+	rm -rf check && mkdir -p check && cd check && R CMD build .. && \
+	  _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual pgbb_*.tar.gz
+
+bench: install
+	Rscript --vanilla bench/run.R
+
+sanitize:
+	$(MAKE) -C src/core/tests sanitize
+
+clean:
+	rm -rf check src/*.o src/*.so src/*.dll

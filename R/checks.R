@@ -1,0 +1,49 @@
+# Argument validation shared by the user-facing functions. Every check names the
+# argument the user typed, so an error tells them what to fix.
+
+.arg_fail <- function(arg, what) {
+  stop(sprintf("'%s' must be %s.", arg, what), call. = FALSE)
+}
+
+.check_count <- function(x, arg, min = 1, max = Inf) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
+      x != round(x) || x < min || x > max) {
+    range <- if (is.finite(max)) sprintf("between %s and %s", format(min), format(max))
+             else sprintf("at least %s", format(min))
+    .arg_fail(arg, sprintf("a single whole number %s", range))
+  }
+  invisible(as.integer(x))
+}
+
+.check_positive <- function(x, arg, allow_inf = FALSE) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && x > 0 &&
+    (allow_inf || is.finite(x))
+  if (!ok) .arg_fail(arg, if (allow_inf) "a single positive number" else
+    "a single positive finite number")
+  invisible(as.numeric(x))
+}
+
+.check_nonneg <- function(x, arg) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x < 0)
+    .arg_fail(arg, "a single non-negative finite number")
+  invisible(as.numeric(x))
+}
+
+.check_open_unit <- function(x, arg) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x <= 0 || x >= 1)
+    .arg_fail(arg, "a single number strictly between 0 and 1")
+  invisible(as.numeric(x))
+}
+
+.check_finite_numeric <- function(x, arg) {
+  if (!is.numeric(x) || length(x) == 0L)
+    .arg_fail(arg, "a non-empty numeric vector or matrix")
+  if (anyNA(x) || any(!is.finite(x)))
+    .arg_fail(arg, "free of NA, NaN and infinite values")
+  invisible(x)
+}
+
+.check_flag <- function(x, arg) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) .arg_fail(arg, "TRUE or FALSE")
+  invisible(x)
+}

@@ -1,0 +1,12 @@
+# Shared helpers for the tests.
+
+# Slow statistical tests run in the project's own test command (tools/test.sh sets
+# PGBB_SLOW_TESTS=true) and are skipped under R CMD check / CRAN.
+skip_if_not_slow <- function() {
+  if (!identical(tolower(Sys.getenv("PGBB_SLOW_TESTS")), "true"))
+    testthat::skip("slow test: set PGBB_SLOW_TESTS=true to run")
+}
+
+rng_sample <- function(kind, n, par = numeric(0)) {
+  pgbb:::cpp_rng_sample(kind, n, as.numeric(par), pgbb:::.rng_seed())
+}
