@@ -1,0 +1,110 @@
+#' Tuning knobs of a PGBB fit
+#'
+#' Collects and validates the settings that [pgbb()] passes to [pgbb_fit()], under
+#' the same names. Defaults follow the PGBB paper (Section 5, SM S3.2-S3.3). None
+#' of them may be chosen by looking at the confidential data: every one is part of
+#' the public description of the mechanism.
+#'
+#' @param blocks Number of blocks `S`. Default `NULL`: 20 (SM S3.2), or 5 for a
+#'   joint fit over several quantile levels (SM S3.3). Fewer blocks give a smaller
+#'   per-record weight in the accountant (less noise), but the blocked bootstrap
+#'   approximates the ordinary one with error of order `S^(-1/2)` (Theorem 4.1).
+#' @param gamma Block Dirichlet concentration. Default `NULL`: [gamma_star()]`(n, blocks)`
+#'   (eq. 8), which matches the ordinary Bayesian-bootstrap variance (Proposition 4.1).
+#' @param rate Poisson subsampling rate `q` (default 0.1). Smaller rates amplify
+#'   privacy (less noise per step) but each step sees fewer records.
+#' @param iterations Training iterations `T` (default 10000). Privacy cost grows
+#'   with `T`; too few iterations leave the generator under-trained.
+#' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
+#'   separate release in the accountant (`T K` releases), but averaging over `K`
+#'   reduces the gradient noise.
+#' @param hidden Hidden-layer widths of the generator (default three layers of 256).
+#' @param optimizer `"adam"` (default, with cosine learning-rate decay) or `"sgd"`.
+#' @param learning_rate Initial learning rate (default 5e-4).
+#' @param lr_floor Final learning rate as a fraction of the initial one (default 0.01).
+#' @param bandwidth Bandwidth `h` of the convolution-smoothed quantile loss, in
+#'   units of the response (default 0.1, SM S3.3).
+#' @param huber_c,huber_kappa Huber constant and scale-consistency constant
+#'   (defaults 1.345 and 0.71, SM S3.2).
+#' @param draws Number of posterior draws stored in the fit (default 2000); more
+#'   can be drawn later with [posterior_draws()] at no privacy cost.
+#' @param J,m Truncation orders of the accountant (defaults 32 and 5, Proposition 2.2).
+#' @param alpha Pseudo-sample concentration of SM S2.3.2 (default 0).
+#' @param accountant `"dirichlet"` (default) or `"worst-case"` (Remark 2.2).
+#' @param conversion RDP-to-DP conversion: `"asoodeh"` (default, sharper) or `"mironov"`.
+#' @param orders Integer Renyi orders searched by the conversion (default `2:256`).
+#' @param tau_weights Sampling weights of the quantile levels in a joint fit.
+#'   Default `NULL`: proportional to `1 / (tau (1 - tau))` (Section 2.5).
+#' @param box Optional public parameter box on the scaled design, a list with
+#'   `lower` and `upper`; by default it is derived from the declared bounds (see [pgbb()]).
+#' @param box_scale Multiplier of the response range used for the default box (default 2).
+#' @return An object of class `pgbb_control`.
+#' @examples
+#' pgbb_control(iterations = 2000, rate = 0.05)
+#' @export
+pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 10000, mc = 1,
+                         hidden = c(256, 256, 256), optimizer = c("adam", "sgd"),
+                         learning_rate = 5e-4, lr_floor = 0.01, bandwidth = 0.1,
+                         huber_c = 1.345, huber_kappa = 0.71, draws = 2000, J = 32, m = 5,
+                         alpha = 0, accountant = c("dirichlet", "worst-case"),
+                         conversion = c("asoodeh", "mironov"), orders = 2:256,
+                         tau_weights = NULL, box = NULL, box_scale = 2) {
+  if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
+  if (!is.null(gamma)) .check_positive(gamma, "gamma")
+  .check_open_unit(rate, "rate")
+  .check_count(iterations, "iterations")
+  .check_count(mc, "mc")
+  if (!is.numeric(hidden) || length(hidden) == 0L || anyNA(hidden) ||
+      any(hidden != round(hidden)) || any(hidden < 1))
+    .arg_fail("hidden", "a vector of positive whole numbers (the hidden-layer widths)")
+  optimizer <- match.arg(optimizer)
+  .check_positive(learning_rate, "learning_rate")
+  if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) ||
+      lr_floor < 0 || lr_floor > 1)
+    .arg_fail("lr_floor", "a single number between 0 and 1")
+  .check_positive(bandwidth, "bandwidth")
+  .check_positive(huber_c, "huber_c")
+  .check_positive(huber_kappa, "huber_kappa")
+  .check_count(draws, "draws")
+  .check_count(J, "J", min = 0)
+  .check_count(m, "m", min = 3)
+  .check_nonneg(alpha, "alpha")
+  accountant <- match.arg(accountant)
+  conversion <- match.arg(conversion)
+  if (!is.numeric(orders) || length(orders) == 0L || anyNA(orders) ||
+      any(orders != round(orders)) || any(orders < 2))
+    .arg_fail("orders", "a vector of whole numbers >= 2 (Renyi orders)")
+  if (!is.null(tau_weights) && (!is.numeric(tau_weights) || anyNA(tau_weights) ||
+                                any(tau_weights < 0) || sum(tau_weights) <= 0))
+    .arg_fail("tau_weights", "a vector of non-negative numbers with a positive sum")
+  if (!is.null(box) && (!is.list(box) || is.null(box$lower) || is.null(box$upper) ||
+                        length(box$lower) != length(box$upper) ||
+                        any(!is.finite(c(box$lower, box$upper))) ||
+                        any(box$lower >= box$upper)))
+    .arg_fail("box", "a list with finite 'lower' < 'upper' vectors")
+  .check_positive(box_scale, "box_scale")
+  structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
+                 mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
+                 learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
+                 huber_c = huber_c, huber_kappa = huber_kappa, draws = as.integer(draws),
+                 J = as.integer(J), m = as.integer(m), alpha = alpha, accountant = accountant,
+                 conversion = conversion, orders = as.integer(orders),
+                 tau_weights = tau_weights, box = box, box_scale = box_scale),
+            class = "pgbb_control")
+}
+
+#' @export
+print.pgbb_control <- function(x, ...) {
+  cat("PGBB control settings\n")
+  show <- x
+  show$blocks <- if (is.null(x$blocks)) "default (20; 5 for a joint quantile fit)" else x$blocks
+  show$gamma <- if (is.null(x$gamma)) "gamma*(n, blocks)" else x$gamma
+  show$orders <- sprintf("%d..%d (%d orders)", min(x$orders), max(x$orders), length(x$orders))
+  show$hidden <- paste(x$hidden, collapse = " x ")
+  show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else
+    paste(format(x$tau_weights, digits = 3), collapse = ", ")
+  show$box <- if (is.null(x$box)) "derived from the public bounds" else "user-supplied"
+  vals <- vapply(show, function(v) paste(format(v), collapse = " "), "")
+  print(noquote(cbind(value = vals)))
+  invisible(x)
+}

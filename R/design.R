@@ -1,0 +1,157 @@
+# From a formula and *public* bounds to the unit-box design that the trainer
+# sees (PGBB paper, SM S3.3: "covariates are scaled into the unit box ... using
+# only each variable's publicly known range"). Privacy rule: nothing here may
+# look at the data to choose a range, a scale or a clip; the data are only
+# clipped into the declared ranges, and the number of clipped values is reported
+# to the analyst (it is not part of the release).
+
+# Term variables whose basis is computed from the data (orthogonal polynomials,
+# spline knots at data quantiles, standardisation) would leak the data through
+# the scaling itself, so they are refused.
+.data_dependent_bases <- c("poly", "ns", "bs", "scale", "splines::ns", "splines::bs",
+                           "stats::poly", "cut")
+
+# Functions whose image of an interval is the interval of the images of its
+# endpoints (monotone on their domain), so a declared bound on `v` gives a bound
+# on `f(v)` without any data.
+.monotone_transforms <- list(log = log, log2 = log2, log10 = log10, log1p = log1p,
+                             sqrt = sqrt, exp = exp, expm1 = expm1)
+
+.check_bound_pair <- function(b, name) {
+  if (!is.numeric(b) || length(b) != 2L || anyNA(b) || any(!is.finite(b)))
+    stop(sprintf("bounds for '%s' must be two finite numbers c(lower, upper).", name),
+         call. = FALSE)
+  if (!(b[1] < b[2]))
+    stop(sprintf("bounds for '%s' must satisfy lower < upper (got %s, %s).", name,
+                 format(b[1]), format(b[2])), call. = FALSE)
+  as.numeric(b)
+}
+
+.check_bounds_list <- function(bounds) {
+  if (!is.list(bounds) || (length(bounds) > 0L && (is.null(names(bounds)) ||
+                                                   any(names(bounds) == ""))))
+    stop("'bounds' must be a named list of c(lower, upper) pairs, e.g. ",
+         "list(education = c(0, 20), .response = c(0, 10)).", call. = FALSE)
+  for (nm in names(bounds)) .check_bound_pair(bounds[[nm]], nm)
+  invisible(bounds)
+}
+
+# Public interval of one numeric term variable, from `bounds`.
+.variable_bound <- function(var, bounds) {
+  if (!is.null(bounds[[var]])) return(.check_bound_pair(bounds[[var]], var))
+  expr <- tryCatch(str2lang(var), error = function(e) NULL)
+  if (is.call(expr) && length(expr) == 2L && is.symbol(expr[[2L]])) {
+    fname <- deparse(expr[[1L]])
+    inner <- as.character(expr[[2L]])
+    f <- .monotone_transforms[[fname]]
+    if (!is.null(f) && !is.null(bounds[[inner]])) {
+      b <- .check_bound_pair(bounds[[inner]], inner)
+      v <- suppressWarnings(f(b))
+      if (all(is.finite(v)) && v[1] < v[2]) return(v)
+      stop(sprintf("the declared bounds of '%s' are outside the domain of %s(); declare bounds for '%s' directly.",
+                   inner, fname, var), call. = FALSE)
+    }
+  }
+  stop(sprintf(paste0("no public bound for '%s'. Declare it in 'bounds', e.g. ",
+                      "bounds = list(`%s` = c(lower, upper)); bounds are never taken from the data."),
+               var, var), call. = FALSE)
+}
+
+# Public range of the entries a categorical variable contributes to model-matrix
+# columns: its contrast matrix (built from the factor's declared levels, not from
+# the data values) or 0/1 indicators.
+.contrast_range <- function(f, cm) {
+  if (is.logical(f)) return(c(0, 1))
+  if (is.character(cm)) cm <- get(cm, mode = "function")(levels(f))
+  if (is.function(cm)) cm <- cm(levels(f))
+  range(cm, 0, 1)
+}
+
+# Interval product [a] * [b].
+.interval_product <- function(a, b) {
+  p <- c(a[1] * b[1], a[1] * b[2], a[2] * b[1], a[2] * b[2])
+  c(min(p), max(p))
+}
+
+# Public [lower, upper] of every model-matrix column. Intercept: NA (not scaled).
+# Columns of a term are products of the term's variables (numeric variables with
+# their declared bounds, factors through their contrast matrices, whose entries
+# are public), so interval arithmetic gives a valid public range for each.
+.column_bounds <- function(X, mt, mf, bounds) {
+  factors <- attr(mt, "factors")
+  assign <- attr(X, "assign")
+  contr <- attr(X, "contrasts")
+  vars <- rownames(factors)
+  var_kind <- vapply(vars, function(v) {
+    val <- mf[[v]]
+    if (is.matrix(val)) "matrix"
+    else if (is.factor(val) || is.character(val) || is.logical(val)) "categorical"
+    else "numeric"
+  }, "")
+  for (v in vars) {
+    head <- tryCatch(deparse(str2lang(v)[[1L]]), error = function(e) "")
+    if (is.character(mf[[v]]))
+      stop(sprintf(paste0("'%s' is a character variable: its categories would be taken from the data. ",
+                          "Make it a factor whose levels are the public category set."), v), call. = FALSE)
+    if (var_kind[[v]] == "matrix" || head %in% .data_dependent_bases)
+      stop(sprintf(paste0("the term '%s' builds its basis from the data (a privacy leak through the ",
+                          "scaling); create the columns yourself with public constants and declare their bounds."),
+                   v), call. = FALSE)
+  }
+  out <- matrix(NA_real_, 2L, ncol(X), dimnames = list(c("lower", "upper"), colnames(X)))
+  for (j in seq_len(ncol(X))) {
+    cn <- colnames(X)[j]
+    if (assign[j] == 0L) next
+    if (!is.null(bounds[[cn]])) { out[, j] <- .check_bound_pair(bounds[[cn]], cn); next }
+    term_vars <- vars[factors[, assign[j]] > 0]
+    iv <- c(1, 1)
+    for (v in term_vars) {
+      piece <- if (var_kind[[v]] == "categorical") .contrast_range(mf[[v]], contr[[v]])
+               else .variable_bound(v, bounds)
+      iv <- .interval_product(iv, piece)
+    }
+    if (!(iv[1] < iv[2]))
+      stop(sprintf("the public range of column '%s' is a single point; drop it or declare its bounds.", cn),
+           call. = FALSE)
+    out[, j] <- iv
+  }
+  out
+}
+
+# Affine maps z_j = (x_j - shift_j) / width_j into the unit box. With an
+# intercept each column goes to [0, 1]; without one a shift would add an
+# intercept the model does not have, so columns are only divided by
+# max(|lower|, |upper|) and land in [-1, 1]. Either way |z_j| <= 1, i.e. B_x = 1.
+.unit_maps <- function(cb, intercept) {
+  scaled <- !is.na(cb[1L, ])
+  shift <- ifelse(scaled & intercept, cb[1L, ], 0)
+  width <- ifelse(!scaled, 1, if (intercept) cb[2L, ] - cb[1L, ] else pmax(abs(cb[1L, ]), abs(cb[2L, ])))
+  list(shift = shift, width = width, scaled = scaled)
+}
+
+# Clip columns into their public ranges, then scale into the unit box.
+.scale_to_unit <- function(X, cb, maps) {
+  clipped <- 0L
+  Z <- X
+  for (j in which(maps$scaled)) {
+    lo <- cb[1L, j]; hi <- cb[2L, j]
+    x <- X[, j]
+    clipped <- clipped + sum(x < lo | x > hi)
+    Z[, j] <- (pmin(pmax(x, lo), hi) - maps$shift[j]) / maps$width[j]
+  }
+  list(Z = Z, clipped = clipped)
+}
+
+# Map coefficient draws on the scaled design back to original units: with
+# z_j = (x_j - lo_j) / (hi_j - lo_j), x'beta = z'g gives beta_j = g_j / (hi_j - lo_j)
+# and beta_0 = g_0 - sum_j g_j lo_j / (hi_j - lo_j). A linear map of the draws:
+# post-processing, no privacy cost.
+.unscale_matrix <- function(maps, names) {
+  p <- length(maps$width)
+  A <- diag(1 / maps$width, p)
+  dimnames(A) <- list(names, names)
+  int <- which(!maps$scaled)
+  if (length(int)) A[int[1L], ] <- A[int[1L], ] - maps$shift / maps$width * maps$scaled
+  A[int, int] <- 1
+  A  # beta = A %*% g, g the coefficients on the scaled design
+}
