@@ -115,3 +115,14 @@ test_that("set.seed() makes every sampler reproducible and calls advance the str
     expect_false(identical(a, rng_sample(kind, 50, c(0.7, 2))))
   }
 })
+
+test_that("the secure option seeds from the OS, ignoring set.seed()", {
+  skip_if_not(file.exists("/dev/urandom"))
+  old <- options(pgbb.secure_rng = TRUE)
+  on.exit(options(old))
+  set.seed(1); a <- rng_sample("uniform", 5)
+  set.seed(1); b <- rng_sample("uniform", 5)
+  expect_false(identical(a, b))
+  w <- pgbb:::.rng_seed()
+  expect_true(all(w >= 0 & w < 2^32 & w == round(w)))
+})

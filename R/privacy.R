@@ -1,0 +1,89 @@
+#' Privacy model of pgbb: adjacency, guarantees, and what is not protected
+#'
+#' @description
+#' Every private function in pgbb releases output that is differentially private
+#' with respect to **replace-one adjacency**: two data sets are neighbours if they
+#' have the same number of records `n` and differ in exactly one record (any of
+#' its values may change arbitrarily). The number of records `n` is treated as
+#' public. This is the adjacency of both papers (PGBB paper, Definition 2.1; CR
+#' paper, Section 3) and of Birrell et al. (2024) for Poisson-subsampled
+#' Gaussian noise. Under add/remove-one adjacency (where `n` itself is private)
+#' the guarantees differ and are not what pgbb reports.
+#'
+#' @section What is released and what each guarantee covers:
+#' \describe{
+#'   \item{PGBB ([pgbb()], [pgbb_fit()])}{The whole sequence of generator
+#'     parameters is \eqn{(\epsilon, \delta)}-DP by the Dirichlet-aware Renyi
+#'     accountant ([pgbb_epsilon()], Proposition 2.2 and SM S2.2), so the trained
+#'     generator, every posterior draw from it, and every summary of those draws
+#'     are private by post-processing (Proposition 2.1). Drawing more posterior
+#'     samples costs no privacy. The guarantee holds for any fixed block
+#'     partition, and the partition, the Poisson subsamples, the Dirichlet weights
+#'     and the Gaussian noise are all drawn independently of the data.}
+#'   \item{One-shot confidence regions (`cr_gs()`, `cr_ss()`)}{The released
+#'     centre and radius are \eqn{\mu}-GDP (CR-GS) or \eqn{(\mu, \delta)}-GDP
+#'     (CR-SS with propose-test-release), reported also as \eqn{(\epsilon, \delta)}.}
+#'   \item{Baselines}{Each baseline reports its own ledger, calibrated by the
+#'     same machinery (Renyi accounting for DP-SGLD, the Gaussian mechanism for
+#'     NoisyGibbs, Gaussian DP for DP-Bootstrap).}
+#'   \item{Non-private references}{[bayesian_bootstrap()], [blocked_bootstrap()]
+#'     and the non-private reference fits are **not private**; they exist for
+#'     validation and must not be published from confidential data.}
+#' }
+#'
+#' @section Public inputs:
+#' Sensitivities, clipping bounds, covariate and response ranges, the parameter
+#' box and every tuning setting are public inputs that the analyst declares
+#' without looking at the confidential data. pgbb never derives any of them from
+#' the data: values outside declared bounds are clipped (the number of clipped
+#' values is reported to the analyst in a message and is not part of the
+#' release); per-record gradients are additionally clipped to their declared
+#' bound. Factor levels are treated as public (declare them with `factor(...,
+#' levels =)`); character variables and bases computed from the data (`poly()`,
+#' `ns()`, `bs()`, `scale()`) are refused by the formula interface.
+#'
+#' @section What is not protected:
+#' \itemize{
+#'   \item **The seed.** By default the C++ engine is seeded from R's generator so
+#'     that `set.seed()` reproduces results. Anyone who knows the seed can
+#'     recompute the noise and remove it, and R's seeds carry at most 32 bits of
+#'     entropy. For a release from confidential data, set
+#'     `options(pgbb.secure_rng = TRUE)`, which seeds every call from the
+#'     operating system's entropy source (`/dev/urandom`) and makes results
+#'     non-reproducible; never publish a seed used for a release.
+#'   \item **Floating-point side channels.** Gaussian noise is sampled in double
+#'     precision (Marsaglia's polar method). Like every floating-point sampler it
+#'     does not have an exactly Gaussian law, and the low-order bits of a released
+#'     value can in principle leak information (Mironov 2012 showed this for the
+#'     Laplace mechanism). pgbb does not implement discrete or snapped samplers;
+#'     round released summaries before publication.
+#'   \item **Timing and memory.** Running time depends on the subsample sizes
+#'     and on the data (e.g. iteration counts of solvers); an adversary who
+#'     observes the computation, rather than its output, is outside the model.
+#'   \item **The analyst's view.** Messages and warnings printed during a fit
+#'     (e.g. how many values were clipped) are for the analyst and are not
+#'     private.
+#' }
+#'
+#' @section Accountant validity:
+#' The accountant's per-release bound is an upper bound on the Renyi moment for
+#' every integer order (tested against numerical integration of the exact
+#' divergence of the subsampled Gaussian pair, integrated over the Beta law of
+#' the block weight). When `blocks` does not divide `n`, the smallest block size
+#' `floor(n / blocks)` is used, which bounds every record's weight from above.
+#'
+#' @references
+#' Birrell, J., Ebrahimi, R., Katsoulakis, M. and Rey-Bellet, L. (2024).
+#' Differentially private stochastic gradient descent with fixed-size minibatches.
+#'
+#' Dong, J., Roth, A. and Su, W. J. (2022). Gaussian differential privacy. JRSS-B.
+#'
+#' Mironov, I. (2012). On significance of the least significant bits for
+#' differential privacy. CCS.
+#'
+#' Mironov, I. (2017). Renyi differential privacy. CSF.
+#'
+#' Asoodeh, S., Liao, J., Calmon, F. and Kosut, O. (2021). Three variants of
+#' differential privacy: lossless conversion and applications. IEEE JSAIT.
+#' @name pgbb_privacy
+NULL
