@@ -1,0 +1,255 @@
+# Methods for "pgbb" fits. Everything here is post-processing of released draws
+# (PGBB paper, Proposition 2.1): no method touches the data or spends privacy.
+#
+# A pgbb object holds `draws`, an array [draw, term, tau] in original units (a
+# single dummy tau slice, named "mean", for losses without levels), `tau`,
+# `coefnames` and the privacy `ledger`.
+
+.tau_labels <- function(object) dimnames(object$draws)[[3L]]
+
+.draw_slice <- function(object, k) {
+  d <- object$draws[, , k, drop = FALSE]
+  matrix(d, nrow = dim(d)[1L], dimnames = list(NULL, dimnames(d)[[2L]]))
+}
+
+#' @export
+print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Call:\n")
+  print(x$call)
+  cat(sprintf("\nPGBB %s regression, n = %d%s\n", x$loss, x$n,
+              if (!is.null(x$tau)) sprintf(", tau = %s", paste(format(x$tau), collapse = ", ")) else ""))
+  .print_ledger(x$ledger)
+  cat("\nPosterior means:\n")
+  print(coef(x), digits = digits)
+  invisible(x)
+}
+
+# The privacy ledger in one compact block.
+.print_ledger <- function(l) {
+  if (!isTRUE(l$private)) {
+    cat("Privacy: NONE (non-private generative blocked bootstrap; do not publish from confidential data)\n")
+    cat(sprintf("  T = %d, K = %d, q = %g, S = %d, gamma = %.4g\n",
+                l$iterations, l$mc, l$rate, l$blocks, l$gamma))
+    return(invisible())
+  }
+  cat(sprintf("Privacy: (epsilon = %s, delta = %s)-DP, replace-one adjacency; sigma = %.4g\n",
+              format(signif(l$epsilon, 4)), format(signif(l$delta, 3)), l$sigma))
+  cat(sprintf("  accountant %s, %s conversion, optimal Renyi order %s; achieved epsilon %s\n",
+              l$accountant, l$conversion, format(l$order), format(signif(l$epsilon_achieved, 4))))
+  cat(sprintf("  T = %d, K = %d, q = %g, S = %d, gamma = %.4g, clip C = %.4g, n = %d\n",
+              l$iterations, l$mc, l$rate, l$blocks, l$gamma, l$clip, l$n))
+}
+
+#' Summarise a PGBB posterior
+#'
+#' @param object A `pgbb` fit.
+#' @param level Credible level.
+#' @param type `"quantile"` (equal-tailed posterior quantiles, default) or
+#'   `"normal"` (mean +/- z sd).
+#' @param ... Unused.
+#' @return An object of class `summary.pgbb`: a list of coefficient tables, one
+#'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper`; use
+#'   `as.data.frame()` for one long table with columns
+#'   `term, tau, estimate, sd, lower, upper`.
+#' @export
+summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), ...) {
+  .check_open_unit(level, "level")
+  type <- match.arg(type)
+  labs <- .tau_labels(object)
+  tabs <- lapply(seq_along(labs), function(k) .draw_table(.draw_slice(object, k), level, type))
+  names(tabs) <- labs
+  structure(list(call = object$call, loss = object$loss, tau = object$tau, n = object$n,
+                 level = level, type = type, coefficients = tabs, ledger = object$ledger),
+            class = "summary.pgbb")
+}
+
+.draw_table <- function(d, level, type) {
+  a <- (1 - level) / 2
+  est <- colMeans(d)
+  sdv <- apply(d, 2L, stats::sd)
+  if (type == "quantile") {
+    lo <- apply(d, 2L, stats::quantile, probs = a, names = FALSE)
+    hi <- apply(d, 2L, stats::quantile, probs = 1 - a, names = FALSE)
+  } else {
+    z <- stats::qnorm(1 - a)
+    lo <- est - z * sdv
+    hi <- est + z * sdv
+  }
+  cbind(estimate = est, sd = sdv, lower = lo, upper = hi)
+}
+
+#' @export
+print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Call:\n")
+  print(x$call)
+  cat("\n")
+  .print_ledger(x$ledger)
+  what <- if (x$type == "quantile") "equal-tailed posterior quantiles" else "normal approximation"
+  for (k in seq_along(x$coefficients)) {
+    cat(sprintf("\n%s%s (%g%% credible intervals, %s):\n",
+                if (!is.null(x$tau)) "tau: [1] " else "", names(x$coefficients)[k],
+                100 * x$level, what))
+    print(x$coefficients[[k]], digits = digits)
+  }
+  invisible(x)
+}
+
+#' @export
+as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ...) {
+  taus <- if (is.null(x$tau)) NA_real_ else x$tau
+  out <- do.call(rbind, lapply(seq_along(x$coefficients), function(k) {
+    tab <- x$coefficients[[k]]
+    data.frame(term = rownames(tab), tau = taus[k], estimate = tab[, "estimate"],
+               sd = tab[, "sd"], lower = tab[, "lower"], upper = tab[, "upper"],
+               stringsAsFactors = FALSE, row.names = NULL)
+  }))
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
+}
+
+#' @export
+coef.pgbb <- function(object, ...) {
+  m <- apply(object$draws, c(2L, 3L), mean)
+  if (ncol(m) == 1L) return(m[, 1L])
+  m
+}
+
+#' Credible intervals from a PGBB posterior
+#'
+#' @param object A `pgbb` fit.
+#' @param parm Coefficients (names or indices); all by default.
+#' @param level Credible level.
+#' @param ... Unused.
+#' @return For a single quantile level (or a non-quantile loss), a matrix with
+#'   one row per coefficient and columns for the lower and upper limits, like
+#'   [stats::confint()]. For several levels, a 3-d array
+#'   `[coefficient, limit, tau]`.
+#' @export
+confint.pgbb <- function(object, parm, level = 0.95, ...) {
+  .check_open_unit(level, "level")
+  a <- (1 - level) / 2
+  pct <- sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
+  terms <- object$coefnames
+  if (!missing(parm)) terms <- terms[if (is.numeric(parm)) parm else match(parm, terms)]
+  if (anyNA(terms)) .arg_fail("parm", "names or indices of coefficients of the fit")
+  labs <- .tau_labels(object)
+  out <- array(NA_real_, c(length(terms), 2L, length(labs)), list(terms, pct, labs))
+  for (k in seq_along(labs)) {
+    d <- .draw_slice(object, k)[, terms, drop = FALSE]
+    out[, , k] <- t(apply(d, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
+  }
+  if (length(labs) == 1L)
+    return(matrix(out[, , 1L], nrow = length(terms), dimnames = list(terms, pct)))
+  out
+}
+
+#' @export
+vcov.pgbb <- function(object, ...) {
+  labs <- .tau_labels(object)
+  v <- lapply(seq_along(labs), function(k) stats::cov(.draw_slice(object, k)))
+  names(v) <- labs
+  if (length(v) == 1L) v[[1L]] else v
+}
+
+#' @export
+nobs.pgbb <- function(object, ...) object$n
+
+#' Predictions with credible intervals from a PGBB fit
+#'
+#' Conditional quantiles (or means) \eqn{x'\beta} for new covariates, computed
+#' from the posterior draws (post-processing: no privacy cost).
+#'
+#' @param object A `pgbb` fit.
+#' @param newdata A data frame with the model's covariates.
+#' @param tau Quantile levels to predict at (by default all of the fit's levels).
+#' @param interval `"none"` or `"credible"`.
+#' @param level Credible level.
+#' @param ... Unused.
+#' @return With one level, a vector (`interval = "none"`) or a matrix with
+#'   columns `fit, lower, upper`; with several, a list of those, named by level.
+#' @export
+predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "credible"),
+                         level = 0.95, ...) {
+  interval <- match.arg(interval)
+  .check_open_unit(level, "level")
+  if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame")
+  tt <- stats::delete.response(object$terms)
+  mf <- stats::model.frame(tt, newdata, xlev = object$xlevels, na.action = stats::na.pass)
+  X <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
+  if (!identical(colnames(X), object$coefnames))
+    .arg_fail("newdata", "conformable with the fit (same variables and factor levels)")
+  draws <- if (is.null(tau)) object$draws else {
+    .check_tau(tau)
+    posterior_draws(object, n = dim(object$draws)[1L], tau = tau, array = TRUE)
+  }
+  a <- (1 - level) / 2
+  res <- lapply(seq_len(dim(draws)[3L]), function(k) {
+    d <- matrix(draws[, , k], nrow = dim(draws)[1L])
+    pred <- X %*% t(d)  # rows: new observations, columns: draws
+    fit <- rowMeans(pred)
+    if (interval == "none") return(fit)
+    cbind(fit = fit, lower = apply(pred, 1L, stats::quantile, probs = a, names = FALSE),
+          upper = apply(pred, 1L, stats::quantile, probs = 1 - a, names = FALSE))
+  })
+  names(res) <- dimnames(draws)[[3L]]
+  if (length(res) == 1L) res[[1L]] else res
+}
+
+#' @export
+simulate.pgbb <- function(object, nsim = 1, seed = NULL, ...) {
+  if (!is.null(seed)) set.seed(seed)
+  posterior_draws(object, n = nsim, ...)
+}
+
+#' Plot PGBB coefficient processes
+#'
+#' One panel per coefficient: the posterior mean across quantile levels with a
+#' shaded credible band (the look of `plot(summary(rq(..., tau = 1:9/10)))`),
+#' optionally with a non-private reference overlaid. For a single level, points
+#' with interval bars. Base graphics.
+#'
+#' @param x A `pgbb` fit.
+#' @param reference Optional [pgbb_reference()] fit (or a coefficient matrix
+#'   terms x tau) to overlay.
+#' @param level Credible level of the bands.
+#' @param parm Coefficients to plot (default all).
+#' @param ... Passed to [graphics::plot()].
+#' @return `x`, invisibly.
+#' @export
+plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
+  s <- summary(x, level = level)
+  terms <- parm %||% x$coefnames
+  taus <- x$tau %||% 0.5
+  ref <- if (inherits(reference, "pgbb_reference")) reference$coefficients else reference
+  if (!is.null(ref)) ref <- as.matrix(ref)
+  np <- length(terms)
+  old <- graphics::par(mfrow = grDevices::n2mfrow(np), mar = c(4, 4, 2.5, 1))
+  on.exit(graphics::par(old))
+  for (term in terms) {
+    est <- vapply(s$coefficients, function(t) t[term, "estimate"], 0)
+    lo <- vapply(s$coefficients, function(t) t[term, "lower"], 0)
+    hi <- vapply(s$coefficients, function(t) t[term, "upper"], 0)
+    yl <- range(lo, hi, if (!is.null(ref) && term %in% rownames(ref)) ref[term, ])
+    graphics::plot(taus, est, type = "n", ylim = yl, xlab = expression(tau), ylab = "",
+                   main = term, ...)
+    if (length(taus) > 1L) {
+      graphics::polygon(c(taus, rev(taus)), c(lo, rev(hi)), col = "grey85", border = NA)
+      graphics::lines(taus, est, type = "b", pch = 19, cex = 0.7)
+    } else {
+      graphics::arrows(taus, lo, taus, hi, angle = 90, code = 3, length = 0.05)
+      graphics::points(taus, est, pch = 19)
+    }
+    if (!is.null(ref) && term %in% rownames(ref))
+      graphics::lines(taus, ref[term, seq_along(taus)], col = "red", lty = 2, type = "b", pch = 4)
+  }
+  invisible(x)
+}
+
+#' @exportS3Method generics::tidy
+tidy.pgbb <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+  s <- as.data.frame(summary(x, level = conf.level))
+  out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate, std.error = s$sd,
+                    stringsAsFactors = FALSE)
+  if (conf.int) { out$conf.low <- s$lower; out$conf.high <- s$upper }
+  out
+}

@@ -1,0 +1,157 @@
+#' Non-private reference fit
+#'
+#' The ordinary (non-private) estimator that a private fit targets, for
+#' side-by-side tables: [quantreg::rq()] for `loss = "quantile"` (with its
+#' standard errors from `summary.rq`, `se = "nid"`), or, when `n` exceeds
+#' `large_n`, the convolution-smoothed estimator of [conquer::conquer()] with its
+#' multiplier-bootstrap intervals (as the PGBB paper does for natality, SM S3.3);
+#' the Huber-with-scale M-estimator (Section 5.1) with sandwich standard errors;
+#' the sample mean; or logistic regression by [stats::glm()].
+#'
+#' **Not private**: use it to validate, never to publish from confidential data.
+#'
+#' @inheritParams pgbb
+#' @param level Confidence level of the reported intervals.
+#' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]).
+#' @param large_n Above this many records the quantile reference uses `conquer`.
+#' @return An object of class `pgbb_reference` with `coefficients` (a vector, or a
+#'   matrix terms x tau), `intervals` (a matrix, or an array `[term, limit, tau]`),
+#'   `method` and `call`.
+#' @examples
+#' if (requireNamespace("quantreg", quietly = TRUE)) {
+#'   set.seed(1)
+#'   d <- data.frame(x = runif(300))
+#'   d$y <- 1 + 2 * d$x + rnorm(300)
+#'   pgbb_reference(y ~ x, d, loss = "quantile", tau = c(0.25, 0.5, 0.75))
+#' }
+#' @export
+pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"),
+                           tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
+                           large_n = 1e5) {
+  cl <- match.call()
+  loss <- match.arg(loss)
+  .check_open_unit(level, "level")
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  X <- frame$X; y <- frame$y
+  res <- switch(loss,
+    quantile = { .check_tau(tau); .reference_quantile(X, y, tau, level, large_n) },
+    huber = .reference_huber(X, y, level, huber_c, huber_kappa),
+    mean = .reference_mean(y, level),
+    logistic = .reference_logistic(X, y, level))
+  structure(c(res, list(loss = loss, tau = if (loss == "quantile") tau, level = level,
+                        n = length(y), call = cl)),
+            class = "pgbb_reference")
+}
+
+.limit_names <- function(level) {
+  a <- (1 - level) / 2
+  sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
+}
+
+.reference_quantile <- function(X, y, tau, level, large_n) {
+  p <- ncol(X)
+  labs <- format(tau)
+  coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
+  ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .limit_names(level), labs))
+  use_conquer <- length(y) > large_n
+  pkg <- if (use_conquer) "conquer" else "quantreg"
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop(sprintf("the quantile reference needs the '%s' package.", pkg), call. = FALSE)
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  for (k in seq_along(tau)) {
+    if (use_conquer) {
+      has_int <- all(X[, 1L] == 1)
+      Xc <- if (has_int) X[, -1L, drop = FALSE] else X
+      f <- conquer::conquer(Xc, y, tau = tau[k], ci = "multiplier", alpha = 1 - level)
+      coefs[, k] <- f$coeff
+      ints[, , k] <- f$perCI
+    } else {
+      f <- withCallingHandlers(quantreg::rq(y ~ X - 1, tau = tau[k]), warning = function(w)
+        if (grepl("nonunique", conditionMessage(w))) invokeRestart("muffleWarning"))
+      coefs[, k] <- f$coefficients
+      s <- suppressWarnings(summary(f, se = "nid"))
+      se <- s$coefficients[, 2L]
+      ints[, , k] <- cbind(coefs[, k] - z * se, coefs[, k] + z * se)
+    }
+  }
+  list(coefficients = coefs, intervals = ints,
+       method = if (use_conquer) "conquer (smoothed quantile regression, multiplier bootstrap)"
+                else "quantreg::rq (Barrodale-Roberts), nid standard errors")
+}
+
+# Huber regression with scale (Section 5.1): minimise mean of
+# s rho_c((y - x'b) / s) + kappa s / 2 over (b, s > 0), a jointly convex problem.
+.reference_huber <- function(X, y, level, c, kappa) {
+  p <- ncol(X)
+  obj <- function(th) {
+    b <- th[seq_len(p)]; s <- exp(th[p + 1L])
+    z <- (y - X %*% b) / s
+    rho <- ifelse(abs(z) <= c, z^2 / 2, c * abs(z) - c^2 / 2)
+    mean(s * rho + kappa * s / 2)
+  }
+  grad <- function(th) {
+    b <- th[seq_len(p)]; s <- exp(th[p + 1L])
+    z <- drop((y - X %*% b) / s)
+    psi <- pmax(pmin(z, c), -c)
+    gs <- ifelse(abs(z) <= c, (kappa - z^2) / 2, (kappa - c^2) / 2)
+    c(-colMeans(psi * X), mean(gs) * s)
+  }
+  start <- c(stats::lm.fit(X, y)$coefficients, log(stats::mad(y) + 1e-8))
+  start[is.na(start)] <- 0
+  opt <- stats::optim(start, obj, grad, method = "BFGS",
+                      control = list(maxit = 1000, reltol = 1e-12))
+  th <- c(opt$par[seq_len(p)], exp(opt$par[p + 1L]))
+  names(th) <- c(colnames(X), "scale")
+  # Sandwich covariance H^-1 V H^-1 / n of the M-estimator in (b, s).
+  n <- length(y)
+  b <- th[seq_len(p)]; s <- th[p + 1L]
+  z <- drop((y - X %*% b) / s)
+  inside <- abs(z) <= c
+  psi <- pmax(pmin(z, c), -c)
+  G <- cbind(-psi * X, ifelse(inside, (kappa - z^2) / 2, (kappa - c^2) / 2))
+  V <- crossprod(G) / n
+  Vv <- cbind(X, z) * sqrt(inside / s)
+  H <- crossprod(Vv) / n
+  cv <- tryCatch(solve(H, t(solve(H, V))) / n, error = function(e) matrix(NA_real_, p + 1L, p + 1L))
+  se <- sqrt(pmax(diag(cv), 0))
+  zq <- stats::qnorm(1 - (1 - level) / 2)
+  ints <- cbind(th - zq * se, th + zq * se)
+  dimnames(ints) <- list(names(th), .limit_names(level))
+  list(coefficients = th, intervals = ints, method = "Huber M-estimator with scale, sandwich SE")
+}
+
+.reference_mean <- function(y, level) {
+  n <- length(y)
+  est <- c(mean = mean(y))
+  h <- stats::qt(1 - (1 - level) / 2, df = max(n - 1, 1)) * stats::sd(y) / sqrt(n)
+  ints <- matrix(c(est - h, est + h), 1L, dimnames = list("mean", .limit_names(level)))
+  list(coefficients = est, intervals = ints, method = "sample mean, t interval")
+}
+
+.reference_logistic <- function(X, y, level) {
+  f <- stats::glm.fit(X, y, family = stats::binomial())
+  est <- f$coefficients
+  se <- sqrt(diag(chol2inv(f$qr$qr[seq_len(ncol(X)), seq_len(ncol(X)), drop = FALSE])))
+  se <- se[order(f$qr$pivot)]
+  zq <- stats::qnorm(1 - (1 - level) / 2)
+  ints <- cbind(est - zq * se, est + zq * se)
+  dimnames(ints) <- list(names(est), .limit_names(level))
+  list(coefficients = est, intervals = ints, method = "logistic regression (glm), Wald intervals")
+}
+
+#' @export
+print.pgbb_reference <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Non-private reference (%s), n = %d. NOT differentially private.\n", x$method, x$n))
+  print(x$coefficients, digits = digits)
+  invisible(x)
+}
+
+#' @export
+coef.pgbb_reference <- function(object, ...) object$coefficients
+
+#' @export
+confint.pgbb_reference <- function(object, parm, level = NULL, ...) {
+  ints <- object$intervals
+  if (!missing(parm)) ints <- if (length(dim(ints)) == 3L) ints[parm, , , drop = FALSE] else ints[parm, , drop = FALSE]
+  ints
+}
