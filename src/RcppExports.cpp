@@ -11,6 +11,111 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_accountant_log_moments
+Rcpp::NumericMatrix cpp_accountant_log_moments(Rcpp::List setup, Rcpp::IntegerVector orders, Rcpp::NumericVector sigma);
+RcppExport SEXP _pgbb_cpp_accountant_log_moments(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_log_moments(setup, orders, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_epsilon
+Rcpp::List cpp_accountant_epsilon(Rcpp::List setup, Rcpp::IntegerVector orders, Rcpp::NumericVector sigma, double releases, double delta, std::string conversion);
+RcppExport SEXP _pgbb_cpp_accountant_epsilon(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP, SEXP releasesSEXP, SEXP deltaSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_epsilon(setup, orders, sigma, releases, delta, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_sigma
+Rcpp::List cpp_accountant_sigma(Rcpp::List setup, Rcpp::IntegerVector orders, double releases, double epsilon, double delta, std::string conversion, double tol);
+RcppExport SEXP _pgbb_cpp_accountant_sigma(SEXP setupSEXP, SEXP ordersSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP conversionSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_sigma(setup, orders, releases, epsilon, delta, conversion, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_curve
+Rcpp::List cpp_accountant_curve(Rcpp::List setup, Rcpp::IntegerVector orders, double sigma, double releases, Rcpp::NumericVector epsilon, std::string conversion);
+RcppExport SEXP _pgbb_cpp_accountant_curve(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_curve(setup, orders, sigma, releases, epsilon, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rdp_convert
+Rcpp::List cpp_rdp_convert(Rcpp::NumericVector rdp, Rcpp::IntegerVector orders, Rcpp::NumericVector target, std::string to, std::string conversion);
+RcppExport SEXP _pgbb_cpp_rdp_convert(SEXP rdpSEXP, SEXP ordersSEXP, SEXP targetSEXP, SEXP toSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type rdp(rdpSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< std::string >::type to(toSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rdp_convert(rdp, orders, target, to, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sigma_leading_order
+double cpp_sigma_leading_order(Rcpp::List setup, double releases, double epsilon, double delta, bool with_constants);
+RcppExport SEXP _pgbb_cpp_sigma_leading_order(SEXP setupSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP with_constantsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< bool >::type with_constants(with_constantsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sigma_leading_order(setup, releases, epsilon, delta, with_constants));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_pieces
+Rcpp::List cpp_accountant_pieces(Rcpp::List setup, int max_order, double sigma);
+RcppExport SEXP _pgbb_cpp_accountant_pieces(SEXP setupSEXP, SEXP max_orderSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< int >::type max_order(max_orderSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_pieces(setup, max_order, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_block_partition
 Rcpp::IntegerVector cpp_block_partition(int n, int S, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_block_partition(SEXP nSEXP, SEXP SSEXP, SEXP seedSEXP) {
@@ -96,6 +201,13 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_pgbb_cpp_accountant_log_moments", (DL_FUNC) &_pgbb_cpp_accountant_log_moments, 3},
+    {"_pgbb_cpp_accountant_epsilon", (DL_FUNC) &_pgbb_cpp_accountant_epsilon, 6},
+    {"_pgbb_cpp_accountant_sigma", (DL_FUNC) &_pgbb_cpp_accountant_sigma, 7},
+    {"_pgbb_cpp_accountant_curve", (DL_FUNC) &_pgbb_cpp_accountant_curve, 6},
+    {"_pgbb_cpp_rdp_convert", (DL_FUNC) &_pgbb_cpp_rdp_convert, 5},
+    {"_pgbb_cpp_sigma_leading_order", (DL_FUNC) &_pgbb_cpp_sigma_leading_order, 5},
+    {"_pgbb_cpp_accountant_pieces", (DL_FUNC) &_pgbb_cpp_accountant_pieces, 3},
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
