@@ -41,6 +41,18 @@ cpp_pure_dp_gdp <- function(x, to_mu) {
     .Call(`_pgbb_cpp_pure_dp_gdp`, x, to_mu)
 }
 
+cpp_lambert_w0 <- function(x) {
+    .Call(`_pgbb_cpp_lambert_w0`, x)
+}
+
+cpp_kappa_star <- function(n, m, B, rho) {
+    .Call(`_pgbb_cpp_kappa_star`, n, m, B, rho)
+}
+
+cpp_resample_indices <- function(n, m, B, mode, kappa, seed) {
+    .Call(`_pgbb_cpp_resample_indices`, n, m, B, mode, kappa, seed)
+}
+
 cpp_rng_sample <- function(kind, n, par, seed) {
     .Call(`_pgbb_cpp_rng_sample`, kind, n, par, seed)
 }

@@ -136,6 +136,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_lambert_w0
+double cpp_lambert_w0(double x);
+RcppExport SEXP _pgbb_cpp_lambert_w0(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lambert_w0(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kappa_star
+int cpp_kappa_star(double n, double m, double B, double rho);
+RcppExport SEXP _pgbb_cpp_kappa_star(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP rhoSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type m(mSEXP);
+    Rcpp::traits::input_parameter< double >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type rho(rhoSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kappa_star(n, m, B, rho));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_resample_indices
+Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_resample_indices(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_resample_indices(n, m, B, mode, kappa, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rng_sample
 Rcpp::NumericVector cpp_rng_sample(std::string kind, int n, Rcpp::NumericVector par, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_rng_sample(SEXP kindSEXP, SEXP nSEXP, SEXP parSEXP, SEXP seedSEXP) {
@@ -189,6 +230,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
     {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
     {"_pgbb_cpp_pure_dp_gdp", (DL_FUNC) &_pgbb_cpp_pure_dp_gdp, 2},
+    {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
+    {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},
+    {"_pgbb_cpp_resample_indices", (DL_FUNC) &_pgbb_cpp_resample_indices, 6},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
