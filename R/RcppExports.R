@@ -13,6 +13,46 @@ cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
     .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
 }
 
+cpp_cr_gs_stats <- function(x, y, kind, params, m, B, mode, kappa, seed, keep_estimates) {
+    .Call(`_pgbb_cpp_cr_gs_stats`, x, y, kind, params, m, B, mode, kappa, seed, keep_estimates)
+}
+
+cpp_upper_quantile <- function(v, alpha) {
+    .Call(`_pgbb_cpp_upper_quantile`, v, alpha)
+}
+
+cpp_cr_gs_release <- function(theta_hat, Q, nu, sigma, seed) {
+    .Call(`_pgbb_cpp_cr_gs_release`, theta_hat, Q, nu, sigma, seed)
+}
+
+cpp_cr_ss_stats <- function(x, kind, params, m, B, mode, kappa, seed, keep_estimates) {
+    .Call(`_pgbb_cpp_cr_ss_stats`, x, kind, params, m, B, mode, kappa, seed, keep_estimates)
+}
+
+cpp_cr_ss_release <- function(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed) {
+    .Call(`_pgbb_cpp_cr_ss_release`, theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed)
+}
+
+cpp_ptr_gdp <- function(theta, ss, beta, mu, delta, seed) {
+    .Call(`_pgbb_cpp_ptr_gdp`, theta, ss, beta, mu, delta, seed)
+}
+
+cpp_ss_quantile <- function(x, prob, beta, lower, upper, C) {
+    .Call(`_pgbb_cpp_ss_quantile`, x, prob, beta, lower, upper, C)
+}
+
+cpp_ss_ustat_product <- function(x, beta, lower, upper) {
+    .Call(`_pgbb_cpp_ss_ustat_product`, x, beta, lower, upper)
+}
+
+cpp_sgd_t0 <- function(c, a, L, lambda) {
+    .Call(`_pgbb_cpp_sgd_t0`, c, a, L, lambda)
+}
+
+cpp_sgd_default_schedule <- function(a, L, lambda) {
+    .Call(`_pgbb_cpp_sgd_default_schedule`, a, L, lambda)
+}
+
 cpp_gdp_delta <- function(mu, eps, log_scale) {
     .Call(`_pgbb_cpp_gdp_delta`, mu, eps, log_scale)
 }

@@ -53,6 +53,164 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_cr_gs_stats
+Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
+RcppExport SEXP _pgbb_cpp_cr_gs_stats(SEXP xSEXP, SEXP ySEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_stats(x, y, kind, params, m, B, mode, kappa, seed, keep_estimates));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_upper_quantile
+double cpp_upper_quantile(Rcpp::NumericVector v, double alpha);
+RcppExport SEXP _pgbb_cpp_upper_quantile(SEXP vSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_upper_quantile(v, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_gs_release
+Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double sigma, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_cr_gs_release(SEXP theta_hatSEXP, SEXP QSEXP, SEXP nuSEXP, SEXP sigmaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta_hat(theta_hatSEXP);
+    Rcpp::traits::input_parameter< double >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_release(theta_hat, Q, nu, sigma, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_ss_stats
+Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
+RcppExport SEXP _pgbb_cpp_cr_ss_stats(SEXP xSEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_stats(x, kind, params, m, B, mode, kappa, seed, keep_estimates));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_ss_release
+Rcpp::List cpp_cr_ss_release(double theta_hat, double ss_full, double beta, double Q, double tau_s, int kappa, double mu, double delta, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_cr_ss_release(SEXP theta_hatSEXP, SEXP ss_fullSEXP, SEXP betaSEXP, SEXP QSEXP, SEXP tau_sSEXP, SEXP kappaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type theta_hat(theta_hatSEXP);
+    Rcpp::traits::input_parameter< double >::type ss_full(ss_fullSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< double >::type tau_s(tau_sSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_release(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ptr_gdp
+Rcpp::List cpp_ptr_gdp(double theta, double ss, double beta, double mu, double delta, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ptr_gdp(SEXP thetaSEXP, SEXP ssSEXP, SEXP betaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< double >::type ss(ssSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ptr_gdp(theta, ss, beta, mu, delta, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ss_quantile
+Rcpp::NumericVector cpp_ss_quantile(Rcpp::NumericVector x, double prob, double beta, double lower, double upper, double C);
+RcppExport SEXP _pgbb_cpp_ss_quantile(SEXP xSEXP, SEXP probSEXP, SEXP betaSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP CSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type prob(probSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ss_quantile(x, prob, beta, lower, upper, C));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ss_ustat_product
+Rcpp::NumericVector cpp_ss_ustat_product(Rcpp::NumericVector x, double beta, double lower, double upper);
+RcppExport SEXP _pgbb_cpp_ss_ustat_product(SEXP xSEXP, SEXP betaSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ss_ustat_product(x, beta, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sgd_t0
+double cpp_sgd_t0(double c, double a, double L, double lambda);
+RcppExport SEXP _pgbb_cpp_sgd_t0(SEXP cSEXP, SEXP aSEXP, SEXP LSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type a(aSEXP);
+    Rcpp::traits::input_parameter< double >::type L(LSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sgd_t0(c, a, L, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sgd_default_schedule
+Rcpp::NumericVector cpp_sgd_default_schedule(double a, double L, double lambda);
+RcppExport SEXP _pgbb_cpp_sgd_default_schedule(SEXP aSEXP, SEXP LSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type a(aSEXP);
+    Rcpp::traits::input_parameter< double >::type L(LSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sgd_default_schedule(a, L, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_gdp_delta
 Rcpp::NumericVector cpp_gdp_delta(Rcpp::NumericVector mu, Rcpp::NumericVector eps, bool log_scale);
 RcppExport SEXP _pgbb_cpp_gdp_delta(SEXP muSEXP, SEXP epsSEXP, SEXP log_scaleSEXP) {
@@ -223,6 +381,16 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 10},
+    {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
+    {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 5},
+    {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},
+    {"_pgbb_cpp_cr_ss_release", (DL_FUNC) &_pgbb_cpp_cr_ss_release, 9},
+    {"_pgbb_cpp_ptr_gdp", (DL_FUNC) &_pgbb_cpp_ptr_gdp, 6},
+    {"_pgbb_cpp_ss_quantile", (DL_FUNC) &_pgbb_cpp_ss_quantile, 6},
+    {"_pgbb_cpp_ss_ustat_product", (DL_FUNC) &_pgbb_cpp_ss_ustat_product, 4},
+    {"_pgbb_cpp_sgd_t0", (DL_FUNC) &_pgbb_cpp_sgd_t0, 4},
+    {"_pgbb_cpp_sgd_default_schedule", (DL_FUNC) &_pgbb_cpp_sgd_default_schedule, 3},
     {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
     {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
     {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},
