@@ -13,8 +13,8 @@ cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
     .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
 }
 
-cpp_cr_gs_stats <- function(x, y, kind, params, m, B, mode, kappa, seed, keep_estimates) {
-    .Call(`_pgbb_cpp_cr_gs_stats`, x, y, kind, params, m, B, mode, kappa, seed, keep_estimates)
+cpp_cr_gs_stats <- function(x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates) {
+    .Call(`_pgbb_cpp_cr_gs_stats`, x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates)
 }
 
 cpp_upper_quantile <- function(v, alpha) {

@@ -71,7 +71,7 @@
   n <- nrow(X); d <- ncol(X)
   # A constant column (an intercept) may have lower == upper.
   b <- .cr_bounds(bounds, d, strict = !(name %in% c("ridge_logistic", "ridge_huber", "sgd_logistic", "sgd_huber")))
-  X <- .clip_matrix(X, b)
+  # X is clipped to b inside the C++ glue while it is copied (one pass).
   spec <- list(name = name, kind = name, x = X, y = numeric(0), n = n, params = list(shift = 0),
                tau = .tau_sqrt, transform = NULL, degenerate = FALSE, bounds = b)
   diam <- sqrt(sum((b$upper - b$lower)^2))
@@ -223,7 +223,7 @@
     X <- .as_data_matrix(x)
     if (ncol(X) != 1L) .arg_fail("x", sprintf("a numeric vector for estimator \"%s\"", estimator))
     b <- .cr_bounds(bounds, 1L)
-    xv <- pmin(pmax(X[, 1], b$lower), b$upper)
+    xv <- X[, 1]   # clipped to b inside the C++ glue
     spec <- list(name = estimator, kind = estimator, x = xv, n = length(xv), d = 1L, bounds = b,
                  params = list(lower = b$lower, upper = b$upper))
     if (estimator == "quantile") {

@@ -33,8 +33,8 @@
     return(list(theta_hat = theta_hat, dist = est, failed_at = 0L))
   }
   keep <- !is.null(spec$transform)
-  res <- cpp_cr_gs_stats(spec$x, as.numeric(spec$y), spec$kind, spec$params, plan$m, plan$B, plan$mode,
-                         plan$kappa, seed, keep)
+  res <- cpp_cr_gs_stats(spec$x, as.numeric(spec$y), spec$kind, spec$params, spec$bounds$lower,
+                         spec$bounds$upper, plan$m, plan$B, plan$mode, plan$kappa, seed, keep)
   if (res$failed_at > 0L) return(res)
   if (keep) {
     g <- spec$transform

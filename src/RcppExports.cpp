@@ -54,8 +54,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_cr_gs_stats
-Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
-RcppExport SEXP _pgbb_cpp_cr_gs_stats(SEXP xSEXP, SEXP ySEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params, Rcpp::NumericVector lower, Rcpp::NumericVector upper, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
+RcppExport SEXP _pgbb_cpp_cr_gs_stats(SEXP xSEXP, SEXP ySEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -63,13 +63,15 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type upper(upperSEXP);
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
     Rcpp::traits::input_parameter< int >::type B(BSEXP);
     Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
     Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_stats(x, y, kind, params, m, B, mode, kappa, seed, keep_estimates));
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_stats(x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -381,7 +383,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
-    {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 10},
+    {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 12},
     {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
     {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 5},
     {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},

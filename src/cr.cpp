@@ -11,12 +11,19 @@
 
 namespace {
 
-// Row-major copy of an R matrix (one record per row), made once per call.
-std::vector<double> row_major(const Rcpp::NumericMatrix& x) {
+// Row-major copy of an R matrix (one record per row), made once per call, with
+// every coordinate clipped to its public bounds (the sensitivity is only valid on
+// the bounded domain; clipping is a per-record map).
+std::vector<double> row_major(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& lower,
+                              const Rcpp::NumericVector& upper) {
   const int n = x.nrow(), d = x.ncol();
+  if (lower.size() != d || upper.size() != d) Rcpp::stop("internal error: bounds have the wrong length");
   std::vector<double> out(static_cast<size_t>(n) * d);
-  for (int k = 0; k < d; ++k)
-    for (int i = 0; i < n; ++i) out[static_cast<size_t>(i) * d + k] = x(i, k);
+  for (int k = 0; k < d; ++k) {
+    const double lo = lower[k], hi = upper[k];
+    const double* col = &x(0, k);
+    for (int i = 0; i < n; ++i) out[static_cast<size_t>(i) * d + k] = std::min(std::max(col[i], lo), hi);
+  }
   return out;
 }
 
@@ -38,9 +45,10 @@ double num(const Rcpp::List& p, const char* name) {
 
 // [[Rcpp::export]]
 Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params,
+                           Rcpp::NumericVector lower, Rcpp::NumericVector upper,
                            int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed,
                            bool keep_estimates) {
-  const std::vector<double> xr = row_major(x);
+  const std::vector<double> xr = row_major(x, lower, upper);
   pgbb::DataView dv{xr.data(), x.nrow(), x.ncol()};
   const pgbb::ResamplePlan plan = make_plan(x.nrow(), m, B, mode, kappa, seed);
   std::unique_ptr<pgbb::ResampleEstimator> est;
@@ -96,12 +104,16 @@ Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List p
                            std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates) {
   const int n = x.size();
   const pgbb::ResamplePlan plan = make_plan(n, m, B, mode, kappa, seed);
+  // Clip to the public bounds (see row_major).
+  const double lo = num(params, "lower"), hi = num(params, "upper");
+  std::vector<double> xc(x.begin(), x.end());
+  for (double& v : xc) v = std::min(std::max(v, lo), hi);
   std::unique_ptr<pgbb::SmoothEstimator> est;
   if (kind == "quantile") {
-    est.reset(new pgbb::QuantileSsEstimator(x.begin(), n, num(params, "prob"), num(params, "beta"),
+    est.reset(new pgbb::QuantileSsEstimator(xc.data(), n, num(params, "prob"), num(params, "beta"),
                                             num(params, "lower"), num(params, "upper"), num(params, "C")));
   } else if (kind == "ustat_product") {
-    est.reset(new pgbb::UStatProductSsEstimator(x.begin(), n, num(params, "beta"), num(params, "lower"),
+    est.reset(new pgbb::UStatProductSsEstimator(xc.data(), n, num(params, "beta"), num(params, "lower"),
                                                 num(params, "upper")));
   } else {
     Rcpp::stop("internal error: unknown CR-SS estimator '%s'", kind);

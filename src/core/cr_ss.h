@@ -14,6 +14,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
@@ -48,6 +49,48 @@ inline int bits_for(uint32_t n) {
   int b = 1;
   while (b < 32 && (n - 1) >> b) ++b;
   return b;
+}
+
+
+/// Sorted copy of x and the rank of every record (ties broken by index).
+inline void sort_with_ranks(const double* x, int n, std::vector<double>& xs, std::vector<uint32_t>& rank) {
+  std::vector<std::pair<double, uint32_t>> pr(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) pr[i] = {x[i], static_cast<uint32_t>(i)};
+  std::sort(pr.begin(), pr.end());
+  xs.resize(n);
+  rank.resize(n);
+  for (int r = 0; r < n; ++r) {
+    xs[r] = pr[r].first;
+    rank[pr[r].second] = static_cast<uint32_t>(r);
+  }
+}
+
+/// The order statistics at 1-based positions [pl, pr] of m unsorted keys
+/// (below 2^bits): one counting pass over the top 8 bits, one pass collecting
+/// the buckets that hold the window, and a radix sort of those only. On return
+/// win[0..] are sorted and win[0] is the key at position *base + 1.
+inline void select_window(const uint32_t* keys, int m, int bits, int pl, int pr, std::vector<uint32_t>& win,
+                          std::vector<uint32_t>& tmp, int* base) {
+  const int shift = bits > 8 ? bits - 8 : 0;
+  uint32_t count[257];
+  std::fill(count, count + 257, 0u);
+  for (int t = 0; t < m; ++t) ++count[(keys[t] >> shift) + 1];
+  for (int b = 1; b < 257; ++b) count[b] += count[b - 1];  // count[b] = #keys in buckets < b
+  int bl = 0, br = 255;
+  while (bl < 255 && static_cast<int>(count[bl + 1]) < pl) ++bl;   // bucket holding position pl
+  br = bl;
+  while (br < 255 && static_cast<int>(count[br + 1]) < pr) ++br;   // bucket holding position pr
+  *base = static_cast<int>(count[bl]);
+  const int k = static_cast<int>(count[br + 1] - count[bl]);
+  win.resize(static_cast<size_t>(k));
+  tmp.resize(static_cast<size_t>(k));
+  const uint32_t lo = static_cast<uint32_t>(bl), hi = static_cast<uint32_t>(br);
+  int w = 0;
+  for (int t = 0; t < m; ++t) {
+    const uint32_t b = keys[t] >> shift;
+    if (b >= lo && b <= hi) win[w++] = keys[t];
+  }
+  radix_sort_u32(win.data(), tmp.data(), k, bits);
 }
 
 }  // namespace ss_detail
@@ -95,9 +138,10 @@ inline int quantile_kstar(int N, double beta, double width, double C) {
 /// larger a grows with x_b), so a divide-and-conquer over b with shrinking a-ranges
 /// finds it in O(k* log k*) value comparisons (no intersection arithmetic).
 /// `v(j)` returns x_(j) for 1 <= j <= N; `wdec[s]` = e^{-beta s} for 0 <= s <= k*+1.
+/// With `with_floor = false` the floor term is left out (a maximum over pairs only).
 template <class Access>
 double order_stat_smooth_sensitivity(const Access& v, int N, int h, double beta, double lo, double hi, int kstar,
-                                     const double* wdec) {
+                                     const double* wdec, bool with_floor = true) {
   const int aL = std::max(0, h - kstar - 1);
   const int bR = std::min(N + 1, h + kstar + 1);
   auto val = [&](int j) { return j <= 0 ? lo : (j >= N + 1 ? hi : v(j)); };
@@ -128,6 +172,7 @@ double order_stat_smooth_sensitivity(const Access& v, int N, int h, double beta,
     stack.push_back({mid + 1, f.br, bestA, f.ar});
   }
   best *= std::exp(beta);  // e^{-beta (b - a - 1)} = e^beta e^{-beta (h - a)} e^{-beta (b - h)}
+  if (!with_floor) return best;
   const double floor_term = wdec[kstar + 1] * (hi - lo);
   return std::max(best, floor_term);
 }
@@ -210,15 +255,7 @@ class QuantileSsEstimator : public SmoothEstimator {
   QuantileSsEstimator(const double* x, int n, double prob, double beta, double lo, double hi, double C)
       : n_(n), prob_(prob), beta_(beta), lo_(lo), hi_(hi), C_(C) {
     if (n < 1) throw std::invalid_argument("quantile: need at least one record");
-    std::vector<uint32_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return x[a] < x[b]; });
-    xs_.resize(n);
-    rank_.resize(n);
-    for (int r = 0; r < n; ++r) {
-      xs_[r] = x[order[r]];
-      rank_[order[r]] = static_cast<uint32_t>(r);
-    }
+    ss_detail::sort_with_ranks(x, n, xs_, rank_);
     bits_ = ss_detail::bits_for(static_cast<uint32_t>(n));
   }
   double full(double* ss) override {
@@ -237,11 +274,35 @@ class QuantileSsEstimator : public SmoothEstimator {
       tmp_.resize(m);
     }
     for (int t = 0; t < m; ++t) r_[t] = rank_[idx[t]];
-    ss_detail::radix_sort_u32(r_.data(), tmp_.data(), m, bits_);
     const int h = quantile_index(prob_, m);
-    *ss = order_stat_smooth_sensitivity([&](int j) { return xs_[r_[j - 1]]; }, m, h, beta_, lo_, hi_, kstar_m_,
-                                        wdec_m_.data());
-    return xs_[r_[h - 1]];
+    // Only order statistics in the window [h - k - 1, h + k + 1] are needed. Stage 1
+    // uses k1 = min(k*, ceil(1 / beta)); its value S1 (no floor) is a maximum over a
+    // subset of the pairs. A pair outside a k-window has b - a - 1 > k, so it is at
+    // most e^{-(k+1) beta} (hi - lo); with k2 = min(k*, ceil(log((hi - lo)/S1) / beta))
+    // every pair outside the k2-window is <= S1, so the k2-window gives exactly the
+    // value of the full k*-window (the floor of the k*-form is added at the end).
+    const int k1 = std::min(kstar_m_, static_cast<int>(std::ceil(1.0 / beta_)));
+    int k = k1;
+    double sk = 0.0;
+    for (int stage = 0; stage < 2; ++stage) {
+      const int pl = std::max(1, h - k - 1), pr = std::min(m, h + k + 1);
+      int base = 0;
+      ss_detail::select_window(r_.data(), m, bits_, pl, pr, win_, tmp_, &base);
+      const uint32_t* w = win_.data();
+      sk = order_stat_smooth_sensitivity([&](int j) { return xs_[w[j - 1 - base]]; }, m, h, beta_, lo_, hi_, k,
+                                         wdec_m_.data(), false);
+      theta_ = xs_[w[h - 1 - base]];
+      if (stage == 1 || k == kstar_m_) break;
+      int k2 = kstar_m_;
+      if (sk > 0.0) {
+        const double need = std::ceil(std::log((hi_ - lo_) / sk) / beta_);
+        if (need < static_cast<double>(kstar_m_)) k2 = std::max(0, static_cast<int>(need));
+      }
+      if (k2 <= k) break;
+      k = k2;
+    }
+    *ss = std::max(sk, wdec_m_[kstar_m_ + 1] * (hi_ - lo_));
+    return theta_;
   }
 
  private:
@@ -252,7 +313,8 @@ class QuantileSsEstimator : public SmoothEstimator {
   int bits_ = 1;
   int m_cached_ = -1, kstar_m_ = 0;
   std::vector<double> wdec_m_;
-  std::vector<uint32_t> r_, tmp_;
+  std::vector<uint32_t> r_, tmp_, win_;
+  double theta_ = 0.0;
 };
 
 /// @brief Degenerate U-statistic with kernel h(x, y) = x y (Section 7.2) and the
@@ -262,15 +324,7 @@ class UStatProductSsEstimator : public SmoothEstimator {
   UStatProductSsEstimator(const double* x, int n, double beta, double lo, double hi)
       : n_(n), beta_(beta), lo_(lo), hi_(hi) {
     if (n < 2) throw std::invalid_argument("U-statistic: need at least two records");
-    std::vector<uint32_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return x[a] < x[b]; });
-    xs_.resize(n);
-    rank_.resize(n);
-    for (int r = 0; r < n; ++r) {
-      xs_[r] = x[order[r]];
-      rank_[order[r]] = static_cast<uint32_t>(r);
-    }
+    ss_detail::sort_with_ranks(x, n, xs_, rank_);
     bits_ = ss_detail::bits_for(static_cast<uint32_t>(n));
   }
   double full(double* ss) override {
@@ -285,14 +339,28 @@ class UStatProductSsEstimator : public SmoothEstimator {
     r_.resize(m);
     tmp_.resize(m);
     double s1 = 0, s2 = 0;
+    uint32_t rmin = ~0u, rmax = 0u;
     for (int t = 0; t < m; ++t) {
       const uint32_t r = rank_[idx[t]];
       r_[t] = r;
+      rmin = std::min(rmin, r);
+      rmax = std::max(rmax, r);
       const double v = xs_[r];
       s1 += v; s2 += v * v;
     }
-    ss_detail::radix_sort_u32(r_.data(), tmp_.data(), m, bits_);
-    *ss = ustat_product_smooth_sensitivity([&](int j) { return xs_[r_[j - 1]]; }, m, s1, beta_, lo_, hi_);
+    // The scan over k usually stops at k = 0, which needs only the minimum and
+    // the maximum; the resample is sorted only if a larger k is reached.
+    bool sorted = false;
+    auto y = [&](int j) {
+      if (!sorted) {
+        if (j == 1) return xs_[rmin];
+        if (j == m) return xs_[rmax];
+        ss_detail::radix_sort_u32(r_.data(), tmp_.data(), m, bits_);
+        sorted = true;
+      }
+      return xs_[r_[j - 1]];
+    };
+    *ss = ustat_product_smooth_sensitivity(y, m, s1, beta_, lo_, hi_);
     const double M = m;
     return (s1 * s1 - s2) / (M * (M - 1.0));
   }

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -157,12 +158,18 @@ class Resampler {
  public:
   explicit Resampler(const ResamplePlan& plan) : plan_(plan) {
     plan_.validate();
-    scratch_.assign(static_cast<size_t>(plan_.n), 0u);
+    count16_.assign(static_cast<size_t>(plan_.n), 0);
+    bits_.assign((static_cast<size_t>(plan_.n) + 63) / 64, 0ULL);
+    dups_.reserve(static_cast<size_t>(plan_.m));
   }
 
   /// Resample i into idx[0..m-1]. Returns the largest multiplicity seen if it
   /// exceeds kappa (WR with a threshold; the resample is then rejected, Algorithm
   /// 1), else 0.
+  ///
+  /// Multiplicities are found with a bitset of first occurrences and counters for
+  /// repeats only (max_multiplicity_bits); thresholds of 65535 or more use 32-bit
+  /// counters.
   int draw(int i, uint32_t* idx) {
     Rng rng = Rng::stream(plan_.seed, static_cast<uint64_t>(i));
     BoundedDraw bd(rng);
@@ -170,37 +177,97 @@ class Resampler {
     const uint32_t n = static_cast<uint32_t>(plan_.n);
     int over = 0;
     if (plan_.mode == ResampleMode::WR) {
-      if (plan_.kappa > 0) {
+      if (plan_.kappa <= 0) {
+        for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
+      } else if (plan_.kappa < 65535) {
+        for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
+        const unsigned mx = max_multiplicity_bits(idx, m);
+        if (mx > static_cast<unsigned>(plan_.kappa)) over = static_cast<int>(mx);
+      } else {
+        if (count32_.empty()) count32_.assign(static_cast<size_t>(plan_.n), 0u);
         const uint32_t kap = static_cast<uint32_t>(plan_.kappa);
         for (int t = 0; t < m; ++t) {
           const uint32_t j = bd.below(n);
           idx[t] = j;
-          const uint32_t c = ++scratch_[j];
+          const uint32_t c = ++count32_[j];
           if (c > kap && static_cast<int>(c) > over) over = static_cast<int>(c);
         }
-        for (int t = 0; t < m; ++t) scratch_[idx[t]] = 0u;
-      } else {
-        for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
+        for (int t = 0; t < m; ++t) count32_[idx[t]] = 0u;
       }
     } else {
       // Floyd's algorithm: a uniformly random m-subset in O(m).
+      uint64_t* bits = bits_.data();
       int t = 0;
       for (uint32_t j = n - static_cast<uint32_t>(m); j < n; ++j) {
         uint32_t r = bd.below(j + 1);
-        if (scratch_[r]) r = j;
-        scratch_[r] = 1u;
+        if (bits[r >> 6] & (1ULL << (r & 63))) r = j;
+        bits[r >> 6] |= 1ULL << (r & 63);
         idx[t++] = r;
       }
-      for (int s = 0; s < m; ++s) scratch_[idx[s]] = 0u;
+      std::fill(bits_.begin(), bits_.end(), 0ULL);
     }
     return over;
+  }
+
+  /// Fused draw for a scalar mean (the benchmarked hot path): draws resample i,
+  /// checks multiplicities, and accumulates sum_t x[idx_t] in the pass that resets
+  /// the counters, so the resample is visited three times instead of four.
+  /// Same indices and same accept/reject decision as draw().
+  int draw_sum(int i, uint32_t* idx, const double* x, double* sum) {
+    if (plan_.mode != ResampleMode::WR || plan_.kappa <= 0 || plan_.kappa >= 65535) {
+      const int over = draw(i, idx);
+      double s0 = 0, s1 = 0;
+      int t = 0;
+      for (; t + 1 < plan_.m; t += 2) { s0 += x[idx[t]]; s1 += x[idx[t + 1]]; }
+      for (; t < plan_.m; ++t) s0 += x[idx[t]];
+      *sum = s0 + s1;
+      return over;
+    }
+    Rng rng = Rng::stream(plan_.seed, static_cast<uint64_t>(i));
+    BoundedDraw bd(rng);
+    const int m = plan_.m;
+    const uint32_t n = static_cast<uint32_t>(plan_.n);
+    for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
+    const unsigned mx = max_multiplicity_bits(idx, m);
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int t = 0;
+    for (; t + 3 < m; t += 4) { s0 += x[idx[t]]; s1 += x[idx[t + 1]]; s2 += x[idx[t + 2]]; s3 += x[idx[t + 3]]; }
+    for (; t < m; ++t) s0 += x[idx[t]];
+    *sum = (s0 + s1) + (s2 + s3);
+    return mx > static_cast<unsigned>(plan_.kappa) ? static_cast<int>(mx) : 0;
+  }
+
+  /// Largest multiplicity among m indices: a bitset of n bits (in L1 cache for
+  /// n up to ~500000) flags first occurrences; only repeated indices (about
+  /// m^2 / 2n of them) touch the 16-bit counters. Leaves all scratch zeroed.
+  unsigned max_multiplicity_bits(const uint32_t* idx, int m) {
+    uint64_t* bits = bits_.data();
+    dups_.clear();
+    for (int t = 0; t < m; ++t) {
+      const uint32_t j = idx[t];
+      const uint64_t b = 1ULL << (j & 63);
+      if (bits[j >> 6] & b) dups_.push_back(j); else bits[j >> 6] |= b;
+    }
+    unsigned mx = m > 0 ? 1u : 0u;
+    uint16_t* cnt = count16_.data();
+    for (uint32_t j : dups_) {
+      const unsigned c = static_cast<unsigned>(cnt[j]) + 1u;  // extra occurrences
+      cnt[j] = static_cast<uint16_t>(c < 65534u ? c : 65534u);
+      if (c + 1u > mx) mx = c + 1u;
+    }
+    for (uint32_t j : dups_) cnt[j] = 0;
+    std::fill(bits_.begin(), bits_.end(), 0ULL);
+    return mx;
   }
 
   const ResamplePlan& plan() const { return plan_; }
 
  private:
   ResamplePlan plan_;
-  std::vector<uint32_t> scratch_;
+  std::vector<uint16_t> count16_;
+  std::vector<uint64_t> bits_;
+  std::vector<uint32_t> dups_;
+  std::vector<uint32_t> count32_;
 };
 
 /// @brief Outcome of a pass over all resamples.
