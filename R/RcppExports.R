@@ -53,6 +53,14 @@ cpp_sgd_default_schedule <- function(a, L, lambda) {
     .Call(`_pgbb_cpp_sgd_default_schedule`, a, L, lambda)
 }
 
+cpp_std_normals <- function(k, seed) {
+    .Call(`_pgbb_cpp_std_normals`, k, seed)
+}
+
+cpp_blbquant <- function(x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed) {
+    .Call(`_pgbb_cpp_blbquant`, x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed)
+}
+
 cpp_gdp_delta <- function(mu, eps, log_scale) {
     .Call(`_pgbb_cpp_gdp_delta`, mu, eps, log_scale)
 }

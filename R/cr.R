@@ -270,14 +270,16 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
 
 #' @export
 format.private_cr <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  mode <- if (x$mode == "wr") "m-out-of-n with replacement" else "subsampling without replacement"
+  mode <- switch(x$mode, wr = "m-out-of-n with replacement", wor = "subsampling without replacement",
+                 blb = "bag of little bootstraps", x$mode)
   p <- x$privacy
   priv <- if (p$delta > 0) sprintf("(%s, %s)-GDP", format(p$mu, digits = digits), format(p$delta, digits = digits))
           else sprintf("%s-GDP", format(p$mu, digits = digits))
   lines <- c(
     sprintf("Private confidence %s (%s, %s)", if (x$d == 1) "interval" else "region", x$method, mode),
     sprintf("  estimator: %s", x$description %||% x$estimator),
-    sprintf("  n = %d, m = %d, B = %d, kappa* = %d", x$n, x$m, x$B, x$kappa_star))
+    if (is.na(x$kappa_star)) sprintf("  n = %d, m = %d, B = %d", x$n, x$m, x$B)
+    else sprintf("  n = %d, m = %d, B = %d, kappa* = %d", x$n, x$m, x$B, x$kappa_star))
   if (x$d == 1) {
     lines <- c(lines, sprintf("  %s interval: [%s, %s]  (centre %s, radius %s)", .fmt_pct(x$level),
                               format(x$interval[["lower"]], digits = digits), format(x$interval[["upper"]], digits = digits),

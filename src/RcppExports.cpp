@@ -213,6 +213,42 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_std_normals
+Rcpp::NumericVector cpp_std_normals(int k, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_std_normals(SEXP kSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_std_normals(k, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_blbquant
+Rcpp::List cpp_blbquant(Rcpp::NumericVector x, std::string kind, double prob, double lower, double upper, double eps_center, double sens, double eps_search, int blocks, int n_mc, double alpha, double step, int K, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_blbquant(SEXP xSEXP, SEXP kindSEXP, SEXP probSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP eps_centerSEXP, SEXP sensSEXP, SEXP eps_searchSEXP, SEXP blocksSEXP, SEXP n_mcSEXP, SEXP alphaSEXP, SEXP stepSEXP, SEXP KSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< double >::type prob(probSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_center(eps_centerSEXP);
+    Rcpp::traits::input_parameter< double >::type sens(sensSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_search(eps_searchSEXP);
+    Rcpp::traits::input_parameter< int >::type blocks(blocksSEXP);
+    Rcpp::traits::input_parameter< int >::type n_mc(n_mcSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_blbquant(x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_gdp_delta
 Rcpp::NumericVector cpp_gdp_delta(Rcpp::NumericVector mu, Rcpp::NumericVector eps, bool log_scale);
 RcppExport SEXP _pgbb_cpp_gdp_delta(SEXP muSEXP, SEXP epsSEXP, SEXP log_scaleSEXP) {
@@ -393,6 +429,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_ss_ustat_product", (DL_FUNC) &_pgbb_cpp_ss_ustat_product, 4},
     {"_pgbb_cpp_sgd_t0", (DL_FUNC) &_pgbb_cpp_sgd_t0, 4},
     {"_pgbb_cpp_sgd_default_schedule", (DL_FUNC) &_pgbb_cpp_sgd_default_schedule, 3},
+    {"_pgbb_cpp_std_normals", (DL_FUNC) &_pgbb_cpp_std_normals, 2},
+    {"_pgbb_cpp_blbquant", (DL_FUNC) &_pgbb_cpp_blbquant, 14},
     {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
     {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
     {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},

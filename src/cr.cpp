@@ -4,6 +4,7 @@
 // the calibrated noise) and the privacy tests call them.
 #include <memory>
 
+#include "core/cr_baselines.h"
 #include "core/cr_gs.h"
 #include "core/cr_ss.h"
 #include "cr_glue.h"
@@ -170,4 +171,30 @@ double cpp_sgd_t0(double c, double a, double L, double lambda) { return pgbb::sg
 Rcpp::NumericVector cpp_sgd_default_schedule(double a, double L, double lambda) {
   const std::pair<double, double> r = pgbb::sgd_default_schedule(a, L, lambda);
   return Rcpp::NumericVector::create(Rcpp::Named("t0") = r.first, Rcpp::Named("c") = r.second);
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_std_normals(int k, Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  Rcpp::NumericVector out(k);
+  for (int i = 0; i < k; ++i) out[i] = rng.normal();
+  return out;
+}
+
+// [[Rcpp::export]]
+Rcpp::List cpp_blbquant(Rcpp::NumericVector x, std::string kind, double prob, double lower, double upper,
+                        double eps_center, double sens, double eps_search, int blocks, int n_mc, double alpha,
+                        double step, int K, Rcpp::NumericVector seed) {
+  pgbb::BlbSpec sp;
+  sp.kind = kind == "mean" ? pgbb::BlbKind::Mean
+          : kind == "quantile" ? pgbb::BlbKind::Quantile
+          : kind == "ustat_product" ? pgbb::BlbKind::UStatProduct
+          : throw std::invalid_argument("BLBQuant: unknown estimator");
+  sp.prob = prob; sp.lo = lower; sp.hi = upper; sp.eps = eps_center; sp.sens = sens;
+  std::vector<double> xc(x.begin(), x.end());
+  for (double& v : xc) v = std::min(std::max(v, lower), upper);
+  const pgbb::BlbQuantResult r =
+      pgbb::blbquant(xc, sp, eps_search, blocks, n_mc, alpha, step, K, pgbb_glue::seed_from(seed));
+  return Rcpp::List::create(Rcpp::Named("center") = r.center, Rcpp::Named("k") = r.k,
+                            Rcpp::Named("blocks") = r.blocks);
 }

@@ -196,8 +196,16 @@ inline double pure_dp_to_gdp_mu(double eps) {
   if (!(eps >= 0.0)) throw std::invalid_argument("pure_dp_to_gdp_mu: 'epsilon' must be non-negative");
   if (std::isinf(eps)) return eps;
   // Phi^{-1}(1 - a) = -Phi^{-1}(a), a = 1 / (1 + e^eps) computed without cancellation.
-  const double a = 1.0 / (1.0 + std::exp(eps));
-  return -2.0 * norm_quantile(a);
+  const double log_a = -(eps > 0 ? eps + std::log1p(std::exp(-eps)) : std::log1p(std::exp(eps)));
+  if (log_a > -700.0) return -2.0 * norm_quantile(std::exp(log_a));
+  // a underflows: solve log Phi(z) = log a by bisection (log Phi is increasing),
+  // keeping the endpoint with log Phi(z) <= log a, i.e. the larger mu (conservative).
+  double lo = -1e6, hi = -37.0;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (log_norm_cdf(mid) <= log_a) lo = mid; else hi = mid;
+  }
+  return -2.0 * lo;
 }
 
 /// @brief Largest eps such that eps-DP implies mu-GDP (inverse of the above):
