@@ -82,14 +82,17 @@ inline void select_window(const uint32_t* keys, int m, int bits, int pl, int pr,
   while (br < 255 && static_cast<int>(count[br + 1]) < pr) ++br;   // bucket holding position pr
   *base = static_cast<int>(count[bl]);
   const int k = static_cast<int>(count[br + 1] - count[bl]);
-  win.resize(static_cast<size_t>(k));
+  win.resize(static_cast<size_t>(m) + 1);
   tmp.resize(static_cast<size_t>(k));
-  const uint32_t lo = static_cast<uint32_t>(bl), hi = static_cast<uint32_t>(br);
+  const uint32_t lo = static_cast<uint32_t>(bl), span = static_cast<uint32_t>(br - bl);
+  uint32_t* out = win.data();
   int w = 0;
-  for (int t = 0; t < m; ++t) {
-    const uint32_t b = keys[t] >> shift;
-    if (b >= lo && b <= hi) win[w++] = keys[t];
+  for (int t = 0; t < m; ++t) {  // branch-free: write always, advance if in range
+    const uint32_t key = keys[t];
+    out[w] = key;
+    w += ((key >> shift) - lo) <= span;  // unsigned wrap-around rejects buckets below lo
   }
+  win.resize(static_cast<size_t>(k));
   radix_sort_u32(win.data(), tmp.data(), k, bits);
 }
 
@@ -276,12 +279,13 @@ class QuantileSsEstimator : public SmoothEstimator {
     for (int t = 0; t < m; ++t) r_[t] = rank_[idx[t]];
     const int h = quantile_index(prob_, m);
     // Only order statistics in the window [h - k - 1, h + k + 1] are needed. Stage 1
-    // uses k1 = min(k*, ceil(1 / beta)); its value S1 (no floor) is a maximum over a
+    // uses k1 = min(k*, ceil(8 / beta)) (wide enough that stage 2 is rarely needed:
+    // it suffices once S1 >= e^{-8} (hi - lo)); its value S1 (no floor) is a maximum over a
     // subset of the pairs. A pair outside a k-window has b - a - 1 > k, so it is at
     // most e^{-(k+1) beta} (hi - lo); with k2 = min(k*, ceil(log((hi - lo)/S1) / beta))
     // every pair outside the k2-window is <= S1, so the k2-window gives exactly the
     // value of the full k*-window (the floor of the k*-form is added at the end).
-    const int k1 = std::min(kstar_m_, static_cast<int>(std::ceil(1.0 / beta_)));
+    const int k1 = std::min(kstar_m_, static_cast<int>(std::ceil(8.0 / beta_)));
     int k = k1;
     double sk = 0.0;
     for (int stage = 0; stage < 2; ++stage) {

@@ -242,12 +242,17 @@ class Resampler {
   /// m^2 / 2n of them) touch the 16-bit counters. Leaves all scratch zeroed.
   unsigned max_multiplicity_bits(const uint32_t* idx, int m) {
     uint64_t* bits = bits_.data();
-    dups_.clear();
-    for (int t = 0; t < m; ++t) {
+    dups_.resize(static_cast<size_t>(m) + 1);
+    uint32_t* dp = dups_.data();
+    int nd = 0;
+    for (int t = 0; t < m; ++t) {  // branch-free: record always, keep if already seen
       const uint32_t j = idx[t];
-      const uint64_t b = 1ULL << (j & 63);
-      if (bits[j >> 6] & b) dups_.push_back(j); else bits[j >> 6] |= b;
+      uint64_t& word = bits[j >> 6];
+      dp[nd] = j;
+      nd += static_cast<int>((word >> (j & 63)) & 1ULL);
+      word |= 1ULL << (j & 63);
     }
+    dups_.resize(static_cast<size_t>(nd));
     unsigned mx = m > 0 ? 1u : 0u;
     uint16_t* cnt = count16_.data();
     for (uint32_t j : dups_) {
