@@ -228,12 +228,44 @@ class Resampler {
     const int m = plan_.m;
     const uint32_t n = static_cast<uint32_t>(plan_.n);
     for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
-    const unsigned mx = max_multiplicity_bits(idx, m);
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // One pass: first-occurrence bits (as in max_multiplicity_bits) and the sum.
+    uint64_t* bits = bits_.data();
+    dups_.resize(static_cast<size_t>(m) + 1);
+    uint32_t* dp = dups_.data();
+    int nd = 0;
+    double s0 = 0, s1 = 0;
     int t = 0;
-    for (; t + 3 < m; t += 4) { s0 += x[idx[t]]; s1 += x[idx[t + 1]]; s2 += x[idx[t + 2]]; s3 += x[idx[t + 3]]; }
-    for (; t < m; ++t) s0 += x[idx[t]];
-    *sum = (s0 + s1) + (s2 + s3);
+    for (; t + 1 < m; t += 2) {
+      const uint32_t j0 = idx[t], j1 = idx[t + 1];
+      s0 += x[j0];
+      s1 += x[j1];
+      uint64_t& w0 = bits[j0 >> 6];
+      dp[nd] = j0;
+      nd += static_cast<int>((w0 >> (j0 & 63)) & 1ULL);
+      w0 |= 1ULL << (j0 & 63);
+      uint64_t& w1 = bits[j1 >> 6];
+      dp[nd] = j1;
+      nd += static_cast<int>((w1 >> (j1 & 63)) & 1ULL);
+      w1 |= 1ULL << (j1 & 63);
+    }
+    for (; t < m; ++t) {
+      const uint32_t j = idx[t];
+      s0 += x[j];
+      uint64_t& w = bits[j >> 6];
+      dp[nd] = j;
+      nd += static_cast<int>((w >> (j & 63)) & 1ULL);
+      w |= 1ULL << (j & 63);
+    }
+    *sum = s0 + s1;
+    unsigned mx = 1u;
+    uint16_t* cnt = count16_.data();
+    for (int k = 0; k < nd; ++k) {
+      const unsigned c = static_cast<unsigned>(cnt[dp[k]]) + 1u;
+      cnt[dp[k]] = static_cast<uint16_t>(c < 65534u ? c : 65534u);
+      if (c + 1u > mx) mx = c + 1u;
+    }
+    for (int k = 0; k < nd; ++k) cnt[dp[k]] = 0;
+    std::fill(bits_.begin(), bits_.end(), 0ULL);
     return mx > static_cast<unsigned>(plan_.kappa) ? static_cast<int>(mx) : 0;
   }
 
