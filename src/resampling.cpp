@@ -1,0 +1,34 @@
+// Rcpp glue for resampling (src/core/resampling.h).
+#include "core/resampling.h"
+#include "cr_glue.h"
+#include "glue.h"
+
+// [[Rcpp::export]]
+double cpp_lambert_w0(double x) { return pgbb::lambert_w0(x); }
+
+// [[Rcpp::export]]
+int cpp_kappa_star(double n, double m, double B, double rho) { return pgbb::kappa_star(n, m, B, rho); }
+
+// Indices of all B resamples (1-based, one row per resample). Materialises B x m
+// integers: meant for users and for R-level estimators, not for the C++ paths.
+// [[Rcpp::export]]
+Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa,
+                                Rcpp::NumericVector seed) {
+  pgbb::ResamplePlan plan;
+  plan.n = n; plan.m = m; plan.B = B;
+  plan.mode = pgbb::resample_mode_from(mode);
+  plan.kappa = kappa;
+  plan.seed = pgbb_glue::seed_from(seed);
+  Rcpp::IntegerMatrix out(B, m);
+  const auto stop = pgbb_cr_glue::interrupt_callback();
+  const pgbb::ResamplePass pass = pgbb::for_each_resample(
+      plan,
+      [&](int i, const uint32_t* idx, int mm) {
+        for (int t = 0; t < mm; ++t) out(i, t) = static_cast<int>(idx[t]) + 1;
+      },
+      stop);
+  if (pass.interrupted) Rcpp::stop("interrupted by the user");
+  return Rcpp::List::create(Rcpp::Named("indices") = out,
+                            Rcpp::Named("failed_at") = pass.failed_at + 1,
+                            Rcpp::Named("failed_mult") = pass.failed_mult);
+}

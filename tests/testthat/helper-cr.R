@@ -1,0 +1,21 @@
+# Helpers for the confidence-region tests: the non-private pre-noise statistics
+# on a fixed realisation of the resample indices (the privacy proofs of the CR
+# paper, Lemma D.1 and Appendix F.2, fix the indices and compare neighbours).
+
+gs_spec <- function(x, est, bounds, ...) pgbb:::.cr_gs_spec(est, x, bounds, list(...))
+ss_spec <- function(x, est, bounds, prob = 0.5, ...) pgbb:::.cr_ss_spec(est, x, prob, bounds, list(...))
+
+gs_Q <- function(spec, plan, seed, alpha = 0.1) {
+  st <- pgbb:::.cr_gs_stats(spec, plan, seed)
+  list(theta = st$theta_hat, Q = spec$tau(plan$m) * pgbb:::cpp_upper_quantile(st$dist, alpha), st = st)
+}
+
+# Records ordered by how often they appear across the resamples of `seed`
+# (the most adversarial records to move come first).
+busiest_records <- function(plan, seed, k = 3) {
+  idx <- pgbb:::cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode,
+                                     if (plan$mode == "wr") plan$kappa else 0L, seed)$indices
+  head(order(-tabulate(idx, plan$n)), k)
+}
+
+fixed_seed <- function() c(123456789, 987654321)

@@ -1,0 +1,194 @@
+# CR-GS (Algorithm 2): resample estimates, privacy on fixed indices, release.
+
+test_that("C++ resample estimates match R on the same indices", {
+  set.seed(1)
+  n <- 300
+  x <- runif(n, -1, 1)
+  X <- cbind(runif(n), rnorm(n))
+  seed <- fixed_seed()
+  for (mode in c("wr", "wor")) {
+    plan <- pgbb:::.cr_plan(n, 40, 25, mode, NULL)
+    idx <- pgbb:::cpp_resample_indices(n, 40, 25, mode, if (mode == "wr") plan$kappa else 0L, seed)$indices
+    # scalar mean
+    st <- pgbb:::.cr_gs_stats(gs_spec(x, "mean", c(-1, 1)), plan, seed)
+    expect_equal(st$theta_hat, mean(x))
+    expect_equal(st$dist, abs(apply(idx, 1, function(s) mean(x[s])) - mean(x)), tolerance = 1e-13)
+    # vector mean (data clipped to the bounds first)
+    b <- list(lower = c(0, -1), upper = c(1, 1))
+    Xc <- cbind(X[, 1], pmin(pmax(X[, 2], -1), 1))
+    st <- pgbb:::.cr_gs_stats(gs_spec(X, "mean", b), plan, seed)
+    expect_equal(st$theta_hat, colMeans(Xc))
+    ref <- apply(idx, 1, function(s) sqrt(sum((colMeans(Xc[s, ]) - colMeans(Xc))^2)))
+    expect_equal(st$dist, ref, tolerance = 1e-12)
+    # U-statistics (positions are distinct even when records repeat)
+    u2 <- function(z, h) { p <- combn(length(z), 2); mean(h(z[p[1, ]], z[p[2, ]])) }
+    for (k in list(list("ustat_product", function(a, b) a * b), list("ustat_variance", function(a, b) (a - b)^2 / 2))) {
+      st <- pgbb:::.cr_gs_stats(gs_spec(x, k[[1]], c(-1, 1)), plan, seed)
+      th <- u2(x, k[[2]])
+      expect_equal(st$theta_hat, th, tolerance = 1e-12)
+      expect_equal(st$dist[1:5], abs(apply(idx[1:5, ], 1, function(s) u2(x[s], k[[2]])) - th), tolerance = 1e-10)
+    }
+  }
+})
+
+test_that("ridge M-estimators solve their penalised problems (checked with optim in R)", {
+  set.seed(2)
+  n <- 400
+  X <- cbind(1, runif(n, -1, 1), runif(n, -1, 1))
+  yb <- rbinom(n, 1, plogis(X %*% c(0.3, 1, -2)))
+  yh <- as.numeric(X %*% c(1, 2, -1) + rt(n, 2))
+  b <- list(lower = c(1, -1, -1), upper = c(1, 1, 1))
+  lambda <- 0.05
+  hub <- function(r, c = 1.345) ifelse(abs(r) <= c, r^2 / 2, c * abs(r) - c^2 / 2)
+  obj_l <- function(th, Xs, ys) mean(log1p(exp(-ifelse(ys == 1, 1, -1) * (Xs %*% th)))) + lambda / 2 * sum(th^2)
+  obj_h <- function(th, Xs, ys) mean(hub(ys - Xs %*% th)) + lambda / 2 * sum(th^2)
+  seed <- fixed_seed()
+  plan <- pgbb:::.cr_plan(n, 60, 6, "wr", NULL)
+  idx <- pgbb:::cpp_resample_indices(n, 60, 6, "wr", plan$kappa, seed)$indices
+  for (cs in list(list("ridge_logistic", yb, obj_l), list("ridge_huber", yh, obj_h))) {
+    spec <- gs_spec(X, cs[[1]], b, y = cs[[2]], lambda = lambda)
+    st <- pgbb:::.cr_gs_stats(spec, plan, seed)
+    ref <- optim(rep(0, 3), cs[[3]], Xs = X, ys = cs[[2]], method = "BFGS",
+                 control = list(reltol = 1e-14, maxit = 1000))$par
+    # BFGS to reltol 1e-14 on a strongly convex objective: parameters agree to ~1e-5.
+    expect_equal(st$theta_hat, ref, tolerance = 1e-5)
+    s <- idx[2, ]
+    ref2 <- optim(rep(0, 3), cs[[3]], Xs = X[s, ], ys = cs[[2]][s], method = "BFGS",
+                  control = list(reltol = 1e-14, maxit = 1000))$par
+    expect_equal(st$dist[2], sqrt(sum((ref2 - st$theta_hat)^2)), tolerance = 1e-4)
+  }
+})
+
+test_that("SGD schedule (18) holds for the default and for a given constant", {
+  for (lam in c(0.01, 0.1, 1)) for (a in c(0.6, 2 / 3, 0.9)) {
+    L <- 3 / 4 + lam
+    s <- pgbb:::cpp_sgd_default_schedule(a, L, lam)
+    t0 <- s[["t0"]]; cc <- s[["c"]]
+    t <- c(0:1000, 10^(4:8))
+    eta <- cc * (t + t0)^(-a)
+    expect_true(all(eta <= 1 / L))
+    expect_true(all(diff(1 / eta)[seq_len(1000)] <= lam / 2 * (1 + 1e-12)))
+    if (t0 > 1) {  # t0 - 1 violates it (smallest t0)
+      expect_false(L * ((1 + 1 / (t0 - 1))^a - 1) <= lam / 2)
+    }
+    if (a < 0.7 && lam >= 0.1) {  # otherwise t0 is astronomically large (an error says so)
+      t1 <- pgbb:::cpp_sgd_t0(0.5 / L, a, L, lam)
+      eta1 <- 0.5 / L * (t + t1)^(-a)
+      expect_true(all(eta1 <= 1 / L) && all(diff(1 / eta1)[seq_len(1000)] <= lam / 2 * (1 + 1e-12)))
+    }
+  }
+})
+
+# The heart of Lemma D.1: on the same indices, moving one record anywhere changes
+# theta^ by at most Delta_n and the scaled quantile by at most tau_m (kappa* Delta_m + Delta_n).
+check_gs_neighbours <- function(x, est, bounds, mode, moves, y = NULL, y_moves = NULL, ..., B = 60, m = NULL) {
+  seed <- fixed_seed()
+  n <- NROW(x)
+  base_spec <- gs_spec(x, est, bounds, y = y, ...)
+  plan <- pgbb:::.cr_plan(n, m %||% max(2, ceiling(n / log(n))), B, mode, NULL)
+  b0 <- gs_Q(base_spec, plan, seed)
+  Dn <- base_spec$sensitivity(n); Dm <- base_spec$sensitivity(plan$m)
+  bound_Q <- base_spec$tau(plan$m) * (plan$kappa * Dm + Dn)
+  worst <- 0
+  for (j in busiest_records(plan, seed, 2)) for (k in seq_along(moves)) {
+    x2 <- x
+    if (is.matrix(x2)) x2[j, ] <- moves[[k]] else x2[j] <- moves[[k]]
+    y2 <- y
+    if (!is.null(y_moves)) y2[j] <- y_moves[[k]]
+    s2 <- gs_spec(x2, est, bounds, y = y2, ...)
+    b1 <- gs_Q(s2, plan, seed)
+    dth <- sqrt(sum((b1$theta - b0$theta)^2))
+    expect_lte(dth, Dn * (1 + 1e-9) + 1e-15)
+    expect_lte(abs(b1$Q - b0$Q), bound_Q * (1 + 1e-9) + 1e-15)
+    worst <- max(worst, abs(b1$Q - b0$Q) / bound_Q)
+  }
+  worst
+}
+
+test_that("privacy: neighbours on the same indices respect the calibrated sensitivities (every estimator)", {
+  set.seed(3)
+  n <- 400
+  x <- runif(n, -1, 1)
+  for (mode in c("wr", "wor")) {
+    w <- check_gs_neighbours(x, "mean", c(-1, 1), mode, list(-1, 1, 5))
+    expect_gt(w, 0)  # the moves do change Q (the check is not vacuous)
+    check_gs_neighbours(x * 0.5, "ustat_product", c(-0.5, 0.5), mode, list(-0.5, 0.5))
+    check_gs_neighbours(x * 0.5, "ustat_product", c(-0.5, 0.5), mode, list(-0.5, 0.5), degenerate = TRUE)
+    check_gs_neighbours(x, "ustat_variance", c(-1, 1), mode, list(-1, 1))
+    X <- cbind(runif(n), runif(n, -2, 2))
+    check_gs_neighbours(X, "mean", list(lower = c(0, -2), upper = c(1, 2)), mode, list(c(0, -2), c(1, 2), c(0, 2)))
+    check_gs_neighbours(X, list(fun = "mean", transform = function(v) c(v[1] * 2, sin(v[2])), lipschitz = 2),
+                        list(lower = c(0, -2), upper = c(1, 2)), mode, list(c(0, -2), c(1, 2)))
+    Z <- cbind(1, matrix(runif(2 * n, -1, 1), n))
+    yb <- rbinom(n, 1, plogis(Z %*% c(0, 1, -1)))
+    bz <- list(lower = c(1, -1, -1), upper = c(1, 1, 1))
+    check_gs_neighbours(Z, "ridge_logistic", bz, mode, list(c(1, 1, 1), c(1, -1, 1)), y = yb,
+                        y_moves = list(1 - yb[1], yb[1]), lambda = 0.5, B = 20)
+    yh <- as.numeric(Z %*% c(1, 1, -1) + rnorm(n))
+    check_gs_neighbours(Z, "ridge_huber", bz, mode, list(c(1, 1, 1), c(1, -1, -1)), y = yh,
+                        y_moves = list(1e6, -1e6), lambda = 0.5, B = 20)
+    check_gs_neighbours(Z, "sgd_logistic", bz, mode, list(c(1, 1, 1), c(1, -1, 1)), y = yb,
+                        y_moves = list(1 - yb[1], yb[1]), lambda = 0.5, radius = 3, B = 20)
+    check_gs_neighbours(Z, "sgd_huber", bz, mode, list(c(1, 1, 1), c(1, -1, -1)), y = yh,
+                        y_moves = list(1e3, -1e3), lambda = 0.5, radius = 3, B = 20)
+    check_gs_neighbours(x, list(fun = function(z) mean(z), sensitivity = function(N) 2 / N), c(-1, 1), mode,
+                        list(-1, 1), B = 20)
+  }
+})
+
+test_that("cr_gs releases with the documented noise scales (Algorithm 2)", {
+  set.seed(4)
+  x <- runif(1000)
+  fit <- cr_gs(x, "mean", mu = 2, bounds = c(0, 1), B = 50)
+  expect_s3_class(fit, "private_cr")
+  n <- 1000; m <- ceiling(n / log(n))
+  expect_equal(fit$m, m)
+  expect_equal(fit$kappa_star, kappa_star(n, m, 50, 1 / n))
+  expect_equal(fit$noise$nu_n, sqrt(2) * (1 / n) / 2)
+  expect_equal(fit$noise$sigma_m, sqrt(2) * sqrt(m) * (fit$kappa_star / m + 1 / n) / 2)
+  expect_equal(fit$radius, fit$q_tilde / sqrt(n))
+  expect_equal(unname(fit$interval), unname(fit$center) + c(-1, 1) * fit$radius)
+  expect_false(any(c("theta_hat", "Q", "dist") %in% names(fit)))  # nothing non-private is kept
+  # The release noise: given the statistics, centre ~ N(theta, nu^2), radius ~ max(N(Q, sigma^2), 0).
+  z <- t(vapply(1:4000, function(i) unlist(pgbb:::cpp_cr_gs_release(0.3, 1, 0.1, 0.5, c(i, 7))), c(0, 0)))
+  expect_lt(abs(mean(z[, 1]) - 0.3) / (0.1 / sqrt(4000)), 5)
+  expect_lt(abs(sd(z[, 1]) / 0.1 - 1), 0.05)   # sd of an sd estimate at 4000 draws ~ 1.1%
+  expect_lt(abs(mean(z[, 2] == 0) - pnorm(-2)) / sqrt(pnorm(-2) * (1 - pnorm(-2)) / 4000), 5)
+})
+
+test_that("cr_gs is reproducible, validates arguments and reports privacy", {
+  x <- runif(500)
+  set.seed(5); a <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 40)
+  set.seed(5); b <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 40)
+  expect_identical(a$center, b$center)
+  expect_equal(a$privacy$mu, 1)
+  expect_equal(a$privacy$delta, 0)
+  expect_lte(gdp_delta(1, a$privacy$epsilon), 1 / 500)
+  expect_error(cr_gs(x, "mean", bounds = c(0, 1)), "'mu'")
+  expect_error(cr_gs(x, "mean", mu = 1), "'bounds'")
+  expect_error(cr_gs(x, "mean", mu = 1, bounds = c(1, 0)), "'bounds'")
+  expect_error(cr_gs(x, "median", mu = 1, bounds = c(0, 1)), "'estimator'")
+  expect_error(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), alpha = 1), "'alpha'")
+  expect_error(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), m = 1), "'m'")
+  expect_error(cr_gs(cbind(x, x), "ridge_logistic", mu = 1, bounds = c(0, 1), y = x, lambda = 1), "'y'")
+  expect_error(cr_gs(x, list(fun = "mean", sensitivity = function(N) 0.1 / N), mu = 1, bounds = c(0, 1)),
+               "estimator\\$sensitivity")
+  expect_error(cr_gs(c(x, NA), "mean", mu = 1, bounds = c(0, 1)), "'x'")
+})
+
+test_that("the multiplicity failure of Algorithm 1 propagates from the statistics", {
+  x <- runif(200)
+  spec <- gs_spec(x, "mean", c(0, 1))
+  plan <- pgbb:::.cr_plan(200, 150, 30, "wr", NULL)
+  plan$kappa <- 1L   # certain to be exceeded with 150 draws from 200
+  st <- pgbb:::.cr_gs_stats(spec, plan, fixed_seed())
+  expect_gt(st$failed_at, 0)
+  err <- tryCatch(pgbb:::.multiplicity_failure(st$failed_at, st$failed_mult, 1L, 0.01),
+                  pgbb_multiplicity_failure = function(e) e)
+  expect_s3_class(err, "pgbb_multiplicity_failure")
+  expect_match(conditionMessage(err), "Algorithm 1")
+})
+
+test_that("an impossible SGD schedule is an error naming the remedy", {
+  expect_error(pgbb:::cpp_sgd_t0(1e-3, 0.9, 1, 0.01), "step_c")
+})

@@ -1,0 +1,112 @@
+# CR-SS (Algorithm 4): Lemma 5.5 on fixed indices with adversarial neighbours,
+# eq. (6), and the release.
+
+ss_stats <- function(spec, plan, beta, seed) pgbb:::.cr_ss_stats(spec, plan, beta, seed)
+
+check_ss_neighbours <- function(x, est, bounds, mode, moves, B = 40, beta = NULL, alpha = 0.1) {
+  seed <- fixed_seed()
+  n <- length(x)
+  plan <- pgbb:::.cr_plan(n, ceiling(n / log(n)), B, mode, NULL)
+  beta <- beta %||% pgbb:::.cr_beta(8, 1e-6, B, plan$rho, plan$kappa)
+  sp <- ss_spec(x, est, bounds)
+  s0 <- ss_stats(sp, plan, beta, seed)
+  tau_m <- sp$tau(plan$m)
+  sD <- function(st) st$ss_resample_max * expm1(plan$kappa * beta) / expm1(beta) + st$ss_full
+  Q0 <- tau_m * pgbb:::cpp_upper_quantile(s0$dist, alpha)
+  worst <- 0
+  for (j in busiest_records(plan, seed, 3)) for (v in moves) {
+    x2 <- x; x2[j] <- v
+    s1 <- ss_stats(ss_spec(x2, est, bounds), plan, beta, seed)
+    Q1 <- tau_m * pgbb:::cpp_upper_quantile(s1$dist, alpha)
+    # Lemma 5.5 / Appendix F.2: LS(Q; D) <= tau_m s(D), and LS(theta; D) <= SS(D).
+    expect_lte(abs(Q1 - Q0), tau_m * sD(s0) * (1 + 1e-12))
+    expect_lte(abs(s1$theta_hat - s0$theta_hat), s0$ss_full * (1 + 1e-12))
+    # s is kappa*beta-smooth.
+    expect_lte(sD(s0), exp(plan$kappa * beta) * sD(s1) * (1 + 1e-12))
+    expect_lte(sD(s1), exp(plan$kappa * beta) * sD(s0) * (1 + 1e-12))
+    worst <- max(worst, abs(Q1 - Q0) / (tau_m * sD(s0)))
+  }
+  worst
+}
+
+test_that("privacy: resampling quantile and centre move less than their smooth bounds (quantile, U-stat)", {
+  set.seed(21)
+  for (mode in c("wr", "wor")) {
+    x <- runif(300, -1, 1)
+    check_ss_neighbours(x, "quantile", c(-1, 1), mode, list(-1, 1, 0, 7))
+    xt <- sample(c(-1, -0.5, 0, 0.5, 1), 300, TRUE)     # heavy ties
+    check_ss_neighbours(xt, "quantile", c(-1, 1), mode, list(-1, 1))
+    check_ss_neighbours(x, "quantile", c(-1, 1), mode, list(-1, 1), beta = 2)
+    u <- runif(300, -0.5, 0.5)
+    check_ss_neighbours(u, "ustat_product", c(-0.5, 0.5), mode, list(-0.5, 0.5))
+    check_ss_neighbours(rep(0.5, 300), "ustat_product", c(-0.5, 0.5), mode, list(-0.5, 0))
+  }
+})
+
+test_that("resample smooth sensitivities are those of the resampled data (C++ vs R)", {
+  set.seed(22)
+  n <- 200; x <- runif(n, -1, 1); beta <- 0.1
+  plan <- pgbb:::.cr_plan(n, 50, 8, "wr", NULL)
+  seed <- fixed_seed()
+  idx <- pgbb:::cpp_resample_indices(n, 50, 8, "wr", plan$kappa, seed)$indices
+  st <- ss_stats(ss_spec(x, "quantile", c(-1, 1), prob = 0.3), plan, beta, seed)
+  ss_i <- apply(idx, 1, function(s) as.numeric(smooth_sensitivity_quantile(x[s], 0.3, beta, c(-1, 1))))
+  q_i <- apply(idx, 1, function(s) sort(x[s])[ceiling(0.3 * 50)])
+  expect_equal(st$ss_resample_max, max(ss_i))
+  expect_equal(st$dist, abs(q_i - sort(x)[ceiling(0.3 * n)]))
+  st2 <- ss_stats(ss_spec(x / 2, "ustat_product", c(-0.5, 0.5)), plan, beta, seed)
+  ss2 <- apply(idx, 1, function(s) pgbb:::.ss_ustat_product(x[s] / 2, beta, c(-0.5, 0.5)))
+  expect_equal(st2$ss_resample_max, max(ss2), tolerance = 1e-13)
+})
+
+test_that("cr_ss follows eq. (6) and Algorithm 4, and the user-estimator path agrees with the built-in", {
+  set.seed(23)
+  x <- runif(500, -1, 1)
+  fit <- cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 60, mode = "wor")
+  expect_s3_class(fit, "private_cr")
+  expect_equal(fit$beta, 0.5 * min(1, 8 / (4 * sqrt(log(60 / (1e-6 / 500))))))
+  expect_equal(fit$privacy$delta, 1e-6)
+  expect_gte(fit$radius, 0)
+  # A user list with the package's own SS gives the same statistics (same seed).
+  user <- list(fun = function(z) sort(z)[ceiling(0.5 * length(z) - 1e-9)],
+               smooth_sensitivity = function(z, beta) as.numeric(smooth_sensitivity_quantile(z, 0.5, beta, c(-1, 1))))
+  plan <- pgbb:::.cr_plan(500, 80, 20, "wr", NULL)
+  a <- ss_stats(ss_spec(x, "quantile", c(-1, 1)), plan, 0.05, fixed_seed())
+  b <- ss_stats(ss_spec(x, user, c(-1, 1)), plan, 0.05, fixed_seed())
+  expect_equal(b$theta_hat, a$theta_hat)
+  expect_equal(b$ss_full, a$ss_full)
+  expect_equal(b$ss_resample_max, a$ss_resample_max)
+  expect_equal(b$dist, a$dist)
+  set.seed(1); f1 <- cr_ss(x, user, mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 20)
+  expect_s3_class(f1, "private_cr")
+})
+
+test_that("cr_ss validates its arguments", {
+  x <- runif(100)
+  expect_error(cr_ss(x, "quantile", mu = 1, bounds = c(0, 1)), "'delta'")
+  expect_error(cr_ss(x, "quantile", mu = 1, delta = 2, bounds = c(0, 1)), "'delta'")
+  expect_error(cr_ss(x, "quantile", prob = 1, mu = 1, delta = 1e-6, bounds = c(0, 1)), "'prob'")
+  expect_error(cr_ss(x, "mean", mu = 1, delta = 1e-6, bounds = c(0, 1)), "'estimator'")
+  expect_error(cr_ss(x, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), beta = -1), "'beta'")
+  expect_error(smooth_sensitivity_quantile(x, 0.5, 0, c(0, 1)), "'beta'")
+  expect_error(smooth_sensitivity_quantile(x, 0.5, 1, c(1, 0)), "'bounds'")
+})
+
+test_that("private_cr methods: print, confint, as.data.frame", {
+  set.seed(24)
+  fit <- cr_ss(runif(400, -1, 1), "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 30, mode = "wor")
+  out <- capture.output(print(fit))
+  expect_match(out[1], "CR-SS")
+  expect_true(any(grepl("90 % interval", out)))
+  ci <- confint(fit)
+  expect_equal(dim(ci), c(1L, 2L))
+  expect_equal(unname(ci[1, ]), unname(fit$interval))
+  expect_error(confint(fit, level = 0.95), "new release")
+  df <- as.data.frame(fit)
+  expect_equal(df$lower, unname(fit$interval[1]))
+  expect_equal(df$mu, 8)
+  fit2 <- cr_gs(cbind(runif(300), runif(300)), "mean", mu = 4, bounds = c(0, 1), B = 30)
+  expect_equal(nrow(confint(fit2)), 2L)
+  expect_equal(nrow(as.data.frame(fit2)), 2L)
+  expect_true(any(grepl("ball", capture.output(print(fit2)))))
+})
