@@ -2,26 +2,54 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_block_partition <- function(n, S, seed) {
-    .Call('_pgbb_cpp_block_partition', PACKAGE = 'pgbb', n, S, seed)
+    .Call(`_pgbb_cpp_block_partition`, n, S, seed)
 }
 
 cpp_record_weights <- function(u, blocks) {
-    .Call('_pgbb_cpp_record_weights', PACKAGE = 'pgbb', u, blocks)
+    .Call(`_pgbb_cpp_record_weights`, u, blocks)
 }
 
 cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
-    .Call('_pgbb_cpp_bootstrap_mean', PACKAGE = 'pgbb', x, draws, blocked, blocks, S, gamma, seed)
+    .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
+}
+
+cpp_gdp_delta <- function(mu, eps, log_scale) {
+    .Call(`_pgbb_cpp_gdp_delta`, mu, eps, log_scale)
+}
+
+cpp_gdp_mu <- function(eps, delta) {
+    .Call(`_pgbb_cpp_gdp_mu`, eps, delta)
+}
+
+cpp_gdp_epsilon <- function(mu, delta) {
+    .Call(`_pgbb_cpp_gdp_epsilon`, mu, delta)
+}
+
+cpp_gdp_compose <- function(mu, delta) {
+    .Call(`_pgbb_cpp_gdp_compose`, mu, delta)
+}
+
+cpp_norm_quantile <- function(p) {
+    .Call(`_pgbb_cpp_norm_quantile`, p)
+}
+
+cpp_log_norm_cdf <- function(x) {
+    .Call(`_pgbb_cpp_log_norm_cdf`, x)
+}
+
+cpp_pure_dp_gdp <- function(x, to_mu) {
+    .Call(`_pgbb_cpp_pure_dp_gdp`, x, to_mu)
 }
 
 cpp_rng_sample <- function(kind, n, par, seed) {
-    .Call('_pgbb_cpp_rng_sample', PACKAGE = 'pgbb', kind, n, par, seed)
+    .Call(`_pgbb_cpp_rng_sample`, kind, n, par, seed)
 }
 
 cpp_rdirichlet <- function(k, S, gamma, seed) {
-    .Call('_pgbb_cpp_rdirichlet', PACKAGE = 'pgbb', k, S, gamma, seed)
+    .Call(`_pgbb_cpp_rdirichlet`, k, S, gamma, seed)
 }
 
 cpp_poisson_subset <- function(n, q, seed) {
-    .Call('_pgbb_cpp_poisson_subset', PACKAGE = 'pgbb', n, q, seed)
+    .Call(`_pgbb_cpp_poisson_subset`, n, q, seed)
 }
 

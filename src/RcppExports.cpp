@@ -53,6 +53,89 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_gdp_delta
+Rcpp::NumericVector cpp_gdp_delta(Rcpp::NumericVector mu, Rcpp::NumericVector eps, bool log_scale);
+RcppExport SEXP _pgbb_cpp_gdp_delta(SEXP muSEXP, SEXP epsSEXP, SEXP log_scaleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< bool >::type log_scale(log_scaleSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_delta(mu, eps, log_scale));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_mu
+Rcpp::NumericVector cpp_gdp_mu(Rcpp::NumericVector eps, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_mu(SEXP epsSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_mu(eps, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_epsilon
+Rcpp::NumericVector cpp_gdp_epsilon(Rcpp::NumericVector mu, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_epsilon(SEXP muSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_epsilon(mu, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_compose
+Rcpp::NumericVector cpp_gdp_compose(Rcpp::NumericVector mu, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_compose(SEXP muSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_compose(mu, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_norm_quantile
+Rcpp::NumericVector cpp_norm_quantile(Rcpp::NumericVector p);
+RcppExport SEXP _pgbb_cpp_norm_quantile(SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_norm_quantile(p));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_norm_cdf
+Rcpp::NumericVector cpp_log_norm_cdf(Rcpp::NumericVector x);
+RcppExport SEXP _pgbb_cpp_log_norm_cdf(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_norm_cdf(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_pure_dp_gdp
+Rcpp::NumericVector cpp_pure_dp_gdp(Rcpp::NumericVector x, bool to_mu);
+RcppExport SEXP _pgbb_cpp_pure_dp_gdp(SEXP xSEXP, SEXP to_muSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< bool >::type to_mu(to_muSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_pure_dp_gdp(x, to_mu));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rng_sample
 Rcpp::NumericVector cpp_rng_sample(std::string kind, int n, Rcpp::NumericVector par, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_rng_sample(SEXP kindSEXP, SEXP nSEXP, SEXP parSEXP, SEXP seedSEXP) {
@@ -99,6 +182,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
+    {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
+    {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},
+    {"_pgbb_cpp_gdp_compose", (DL_FUNC) &_pgbb_cpp_gdp_compose, 2},
+    {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
+    {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
+    {"_pgbb_cpp_pure_dp_gdp", (DL_FUNC) &_pgbb_cpp_pure_dp_gdp, 2},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},

@@ -1,0 +1,213 @@
+// Gaussian differential privacy (Dong, Roth & Su 2022) as used by the one-shot
+// confidence-region paper (Section 3.1.1, Propositions 3.6, 3.7, 5.3).
+//
+// Plain C++17, no R headers. Every conversion here is used for a privacy
+// guarantee, so each root-find returns the endpoint on the feasible (private)
+// side of the bracket, never the midpoint.
+#ifndef PGBB_CORE_GDP_H
+#define PGBB_CORE_GDP_H
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace pgbb {
+
+namespace gdp_detail {
+constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // log(sqrt(2 pi))
+constexpr double kSqrt2 = 1.41421356237309504880;
+}  // namespace gdp_detail
+
+/// @brief log Phi(x), accurate in the far lower tail (where Phi(x) underflows).
+/// Uses erfc down to x = -37 (erfc keeps full relative accuracy there) and the
+/// asymptotic Mills-ratio series below, whose truncation error at x = -37 is
+/// below 1e-15 relative.
+inline double log_norm_cdf(double x) {
+  if (std::isnan(x)) return x;
+  if (x == std::numeric_limits<double>::infinity()) return 0.0;
+  if (x == -std::numeric_limits<double>::infinity()) return -std::numeric_limits<double>::infinity();
+  if (x > 0.0) return std::log1p(-0.5 * std::erfc(x / gdp_detail::kSqrt2));
+  if (x > -37.0) return std::log(0.5 * std::erfc(-x / gdp_detail::kSqrt2));
+  // Phi(x) = phi(x) / |x| * (1 - 1/x^2 + 3/x^4 - 15/x^6 + 105/x^8 - 945/x^10 + 10395/x^12 ...)
+  const double t = 1.0 / (x * x);
+  const double series =
+      1.0 + t * (-1.0 + t * (3.0 + t * (-15.0 + t * (105.0 + t * (-945.0 + t * 10395.0)))));
+  return -0.5 * x * x - gdp_detail::kLogSqrt2Pi - std::log(-x) + std::log(series);
+}
+
+/// @brief Phi(x).
+inline double norm_cdf(double x) { return 0.5 * std::erfc(-x / gdp_detail::kSqrt2); }
+
+/// @brief Standard normal quantile Phi^{-1}(p): Acklam's rational approximation
+/// polished by two Halley steps on erfc, relative error ~1e-15 (tested against
+/// qnorm).
+inline double norm_quantile(double p) {
+  if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("norm_quantile: p must be in [0, 1]");
+  if (p == 0.0) return -std::numeric_limits<double>::infinity();
+  if (p == 1.0) return std::numeric_limits<double>::infinity();
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01,  -1.328068155288572e+01};
+  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                             3.754408661907416e+00};
+  const double plow = 0.02425;
+  double x;
+  if (p < plow) {
+    const double q = std::sqrt(-2.0 * std::log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+  } else if (p <= 1.0 - plow) {
+    const double q = p - 0.5, r = q * q;
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+  } else {
+    const double q = std::sqrt(-2.0 * std::log1p(-p));
+    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+  }
+  // Halley refinement, written on the tail that is computed accurately.
+  for (int it = 0; it < 2; ++it) {
+    double e;
+    if (x < 0) {
+      e = norm_cdf(x) - p;
+    } else {
+      e = (1.0 - p) - 0.5 * std::erfc(x / gdp_detail::kSqrt2);  // = Phi(x) - p on the upper tail
+    }
+    const double u = e * std::sqrt(2.0 * M_PI) * std::exp(0.5 * x * x);
+    x = x - u / (1.0 + 0.5 * x * u);
+  }
+  return x;
+}
+
+/// @brief delta_mu(epsilon) of Proposition 3.6,
+///   Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
+/// on the log scale: log delta = log Phi(a) + log1p(-exp(eps + log Phi(b) - log Phi(a))),
+/// which stays finite when both terms underflow (large eps / mu).
+inline double gdp_log_delta(double mu, double eps) {
+  if (!(mu >= 0.0)) throw std::invalid_argument("gdp_delta: 'mu' must be non-negative");
+  if (!(eps >= 0.0)) throw std::invalid_argument("gdp_delta: 'epsilon' must be non-negative");
+  const double ninf = -std::numeric_limits<double>::infinity();
+  if (mu == 0.0) return ninf;
+  if (std::isinf(eps)) return ninf;
+  if (std::isinf(mu)) return 0.0;
+  const double a = -eps / mu + 0.5 * mu, b = -eps / mu - 0.5 * mu;
+  const double la = log_norm_cdf(a), lb = log_norm_cdf(b);
+  const double lr = eps + lb - la;  // log of e^eps Phi(b) / Phi(a), always < 0
+  if (!(lr < 0.0)) return ninf;     // only reachable through rounding when delta ~ 0
+  return la + std::log1p(-std::exp(lr));
+}
+
+inline double gdp_delta(double mu, double eps) { return std::exp(gdp_log_delta(mu, eps)); }
+
+/// @brief Largest mu with delta_mu(eps) <= delta (Dong et al. 2022, Cor. 2.13):
+/// delta_mu(eps) increases in mu, so bisect on log mu and return the lower
+/// (feasible) endpoint.
+inline double gdp_mu(double eps, double delta) {
+  if (!(eps >= 0.0) || std::isinf(eps)) throw std::invalid_argument("gdp_mu: 'epsilon' must be finite and non-negative");
+  if (!(delta > 0.0 && delta < 1.0)) throw std::invalid_argument("gdp_mu: 'delta' must be in (0, 1)");
+  // Feasibility is judged on delta itself (what gdp_delta() reports), not on
+  // its logarithm, so a returned mu always passes gdp_delta(mu, eps) <= delta.
+  auto feasible = [&](double m) { return gdp_delta(m, eps) <= delta; };
+  double lo = 1.0, hi = 1.0;
+  while (!feasible(lo)) {
+    hi = lo;
+    lo *= 0.5;
+    if (lo < 1e-300) return 0.0;
+  }
+  while (feasible(hi)) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > 1e300) throw std::runtime_error("gdp_mu: no finite upper bracket");
+  }
+  for (int it = 0; it < 200 && hi - lo > 4.0 * std::numeric_limits<double>::epsilon() * hi; ++it) {
+    const double mid = std::sqrt(lo * hi);
+    const double m2 = (mid > lo && mid < hi) ? mid : 0.5 * (lo + hi);
+    if (!(m2 > lo && m2 < hi)) break;
+    if (feasible(m2)) lo = m2; else hi = m2;
+  }
+  return lo;
+}
+
+/// @brief Smallest eps >= 0 with delta_mu(eps) <= delta: the (eps, delta)-DP
+/// equivalent of mu-GDP (Proposition 3.6). delta_mu(eps) decreases in eps;
+/// bisection returns the upper (feasible) endpoint.
+inline double gdp_epsilon(double mu, double delta) {
+  if (!(mu >= 0.0) || std::isinf(mu)) throw std::invalid_argument("gdp_epsilon: 'mu' must be finite and non-negative");
+  if (!(delta > 0.0 && delta < 1.0)) throw std::invalid_argument("gdp_epsilon: 'delta' must be in (0, 1)");
+  auto feasible = [&](double e) { return gdp_delta(mu, e) <= delta; };
+  if (feasible(0.0)) return 0.0;
+  double lo = 0.0, hi = 1.0;
+  while (!feasible(hi)) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > 1e300) throw std::runtime_error("gdp_epsilon: no finite upper bracket");
+  }
+  for (int it = 0; it < 400 && hi - lo > 4.0 * std::numeric_limits<double>::epsilon() * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    if (feasible(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+
+/// @brief mu of the composition of mu_i-GDP mechanisms, eq. (3).
+inline double gdp_compose(const std::vector<double>& mu) {
+  double s = 0.0, mx = 0.0;
+  for (double v : mu) {
+    if (!(v >= 0.0)) throw std::invalid_argument("gdp_compose: every mu must be non-negative");
+    mx = v > mx ? v : mx;
+  }
+  if (std::isinf(mx)) return mx;
+  if (mx == 0.0) return 0.0;
+  for (double v : mu) s += (v / mx) * (v / mx);  // scaled to avoid overflow
+  return mx * std::sqrt(s);
+}
+
+/// @brief delta of the composition of (mu_i, delta_i)-GDP mechanisms,
+/// 1 - prod(1 - delta_i) (Proposition 5.3), computed as -expm1(sum log1p(-delta_i)).
+inline double gdp_compose_delta(const std::vector<double>& delta) {
+  double s = 0.0;
+  for (double d : delta) {
+    if (!(d >= 0.0 && d <= 1.0)) throw std::invalid_argument("gdp_compose: every delta must be in [0, 1]");
+    s += std::log1p(-d);
+  }
+  return -std::expm1(s);
+}
+
+/// @brief Noise standard deviation Delta / mu of the Gaussian mechanism (Proposition 3.7).
+inline double gaussian_mechanism_scale(double sensitivity, double mu) {
+  if (!(sensitivity >= 0.0) || std::isinf(sensitivity))
+    throw std::invalid_argument("gaussian mechanism: sensitivity must be finite and non-negative");
+  if (!(mu > 0.0)) throw std::invalid_argument("gaussian mechanism: 'mu' must be positive");
+  return sensitivity / mu;
+}
+
+/// @brief mu-GDP implied by pure eps-DP: mu = 2 Phi^{-1}(e^eps / (1 + e^eps)).
+/// The trade-off function of eps-DP is the piecewise-linear chord through
+/// (0, 1), (a, a), (1, 0) with a = 1 / (1 + e^eps); G_mu is convex, symmetric and
+/// passes through (a, a) exactly for this mu, so G_mu <= f_{eps,0} (the chord
+/// lies above a convex function between its points): this mu is the smallest
+/// valid one (Dong et al. 2022). Used to express pure-DP baselines in GDP.
+inline double pure_dp_to_gdp_mu(double eps) {
+  if (!(eps >= 0.0)) throw std::invalid_argument("pure_dp_to_gdp_mu: 'epsilon' must be non-negative");
+  if (std::isinf(eps)) return eps;
+  // Phi^{-1}(1 - a) = -Phi^{-1}(a), a = 1 / (1 + e^eps) computed without cancellation.
+  const double a = 1.0 / (1.0 + std::exp(eps));
+  return -2.0 * norm_quantile(a);
+}
+
+/// @brief Largest eps such that eps-DP implies mu-GDP (inverse of the above):
+/// eps = log Phi(mu / 2) - log Phi(-mu / 2).
+inline double gdp_mu_to_pure_eps(double mu) {
+  if (!(mu >= 0.0)) throw std::invalid_argument("gdp_mu_to_pure_eps: 'mu' must be non-negative");
+  if (std::isinf(mu)) return mu;
+  return log_norm_cdf(0.5 * mu) - log_norm_cdf(-0.5 * mu);
+}
+
+}  // namespace pgbb
+
+#endif  // PGBB_CORE_GDP_H
