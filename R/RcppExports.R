@@ -13,6 +13,18 @@ cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
     .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
 }
 
+cpp_dpb_huber_fit <- function(x, y, w, c, kappa, lambda, tol) {
+    .Call(`_pgbb_cpp_dpb_huber_fit`, x, y, w, c, kappa, lambda, tol)
+}
+
+cpp_dpb_huber <- function(x, y, c, kappa, lambda, tol, B, sigma_e, seed) {
+    .Call(`_pgbb_cpp_dpb_huber`, x, y, c, kappa, lambda, tol, B, sigma_e, seed)
+}
+
+cpp_dpb_mean <- function(x, lower, upper, B, sigma_e, seed) {
+    .Call(`_pgbb_cpp_dpb_mean`, x, lower, upper, B, sigma_e, seed)
+}
+
 cpp_gdp_delta <- function(mu, eps, log_scale) {
     .Call(`_pgbb_cpp_gdp_delta`, mu, eps, log_scale)
 }
@@ -39,6 +51,26 @@ cpp_log_norm_cdf <- function(x) {
 
 cpp_pure_dp_gdp <- function(x, to_mu) {
     .Call(`_pgbb_cpp_pure_dp_gdp`, x, to_mu)
+}
+
+cpp_ng_expfam_release <- function(x, lower, upper, sigma, seed) {
+    .Call(`_pgbb_cpp_ng_expfam_release`, x, lower, upper, sigma, seed)
+}
+
+cpp_ng_expfam_gibbs <- function(family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed) {
+    .Call(`_pgbb_cpp_ng_expfam_gibbs`, family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed)
+}
+
+cpp_ng_linear_statistics <- function(x, y, bound_x, bound_y) {
+    .Call(`_pgbb_cpp_ng_linear_statistics`, x, y, bound_x, bound_y)
+}
+
+cpp_ng_linear_release <- function(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed) {
+    .Call(`_pgbb_cpp_ng_linear_release`, x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed)
+}
+
+cpp_ng_linear_gibbs <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed) {
+    .Call(`_pgbb_cpp_ng_linear_gibbs`, z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed)
 }
 
 cpp_rng_sample <- function(kind, n, par, seed) {

@@ -53,6 +53,58 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_dpb_huber_fit
+Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w, double c, double kappa, double lambda, double tol);
+RcppExport SEXP _pgbb_cpp_dpb_huber_fit(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber_fit(x, y, w, c, kappa, lambda, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_huber
+Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa, double lambda, double tol, int B, double sigma_e, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_dpb_huber(SEXP xSEXP, SEXP ySEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_e(sigma_eSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber(x, y, c, kappa, lambda, tol, B, sigma_e, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_mean
+Rcpp::NumericVector cpp_dpb_mean(Rcpp::NumericVector x, double lower, double upper, int B, double sigma_e, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_dpb_mean(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_e(sigma_eSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_mean(x, lower, upper, B, sigma_e, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_gdp_delta
 Rcpp::NumericVector cpp_gdp_delta(Rcpp::NumericVector mu, Rcpp::NumericVector eps, bool log_scale);
 RcppExport SEXP _pgbb_cpp_gdp_delta(SEXP muSEXP, SEXP epsSEXP, SEXP log_scaleSEXP) {
@@ -136,6 +188,100 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_ng_expfam_release
+double cpp_ng_expfam_release(Rcpp::NumericVector x, double lower, double upper, double sigma, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_expfam_release(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP sigmaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_expfam_release(x, lower, upper, sigma, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_expfam_gibbs
+Rcpp::List cpp_ng_expfam_gibbs(std::string family, double z, double noise_sd, double n, double lower, double upper, double known_sd, double prior_a, double prior_b, double iterations, double burn_in, double thin, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_expfam_gibbs(SEXP familySEXP, SEXP zSEXP, SEXP noise_sdSEXP, SEXP nSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP known_sdSEXP, SEXP prior_aSEXP, SEXP prior_bSEXP, SEXP iterationsSEXP, SEXP burn_inSEXP, SEXP thinSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type known_sd(known_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_a(prior_aSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_b(prior_bSEXP);
+    Rcpp::traits::input_parameter< double >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type burn_in(burn_inSEXP);
+    Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_expfam_gibbs(family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_statistics
+Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y);
+RcppExport SEXP _pgbb_cpp_ng_linear_statistics(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
+    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_statistics(x, y, bound_x, bound_y));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_release
+Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y, double sigma_s, double sigma_2, double sigma_4, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_release(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP, SEXP sigma_sSEXP, SEXP sigma_2SEXP, SEXP sigma_4SEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
+    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_s(sigma_sSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_2(sigma_2SEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_4(sigma_4SEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_release(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_gibbs
+Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2, Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean, Eigen::MatrixXd prior_precision, double prior_shape, double prior_rate, double iterations, double burn_in, double thin, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_gibbs(SEXP zSEXP, SEXP noise_sdSEXP, SEXP m2SEXP, SEXP m4SEXP, SEXP nSEXP, SEXP pSEXP, SEXP prior_meanSEXP, SEXP prior_precisionSEXP, SEXP prior_shapeSEXP, SEXP prior_rateSEXP, SEXP iterationsSEXP, SEXP burn_inSEXP, SEXP thinSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m2(m2SEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m4(m4SEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type prior_mean(prior_meanSEXP);
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type prior_precision(prior_precisionSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_shape(prior_shapeSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_rate(prior_rateSEXP);
+    Rcpp::traits::input_parameter< double >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type burn_in(burn_inSEXP);
+    Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_gibbs(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rng_sample
 Rcpp::NumericVector cpp_rng_sample(std::string kind, int n, Rcpp::NumericVector par, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_rng_sample(SEXP kindSEXP, SEXP nSEXP, SEXP parSEXP, SEXP seedSEXP) {
@@ -182,6 +328,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
+    {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 9},
+    {"_pgbb_cpp_dpb_mean", (DL_FUNC) &_pgbb_cpp_dpb_mean, 6},
     {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
     {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
     {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},
@@ -189,6 +338,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
     {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
     {"_pgbb_cpp_pure_dp_gdp", (DL_FUNC) &_pgbb_cpp_pure_dp_gdp, 2},
+    {"_pgbb_cpp_ng_expfam_release", (DL_FUNC) &_pgbb_cpp_ng_expfam_release, 5},
+    {"_pgbb_cpp_ng_expfam_gibbs", (DL_FUNC) &_pgbb_cpp_ng_expfam_gibbs, 13},
+    {"_pgbb_cpp_ng_linear_statistics", (DL_FUNC) &_pgbb_cpp_ng_linear_statistics, 4},
+    {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 8},
+    {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
