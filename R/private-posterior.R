@@ -13,7 +13,9 @@
 #   ledger    list: method, epsilon, delta, mu (NA if not GDP-calibrated),
 #             calibration, guarantee, noise_scale (named), sensitivity (named),
 #             split (named fractions of the budget), neighbouring, and optionally
-#             a data frame `releases` (one row per noisy release).
+#             a data frame `releases` (one row per noisy release: release, dimension,
+#             sensitivity, epsilon, delta, noise_sd, exact_delta = the delta the
+#             release achieves at its epsilon by the exact Gaussian profile).
 #   title     one-line description for print().
 # Subclasses override confint() when their interval is not a quantile of draws.
 
@@ -144,9 +146,10 @@ as.data.frame.private_posterior <- function(x, row.names = NULL, optional = FALS
   if (!is.null(ledger$releases)) {
     r <- ledger$releases
     tab <- vapply(seq_len(nrow(r)), function(i)
-      sprintf("    %-22s dim %-4d sensitivity %-11s epsilon %-9s delta %-10s noise sd %s",
+      sprintf("    %-22s dim %-4d sensitivity %-11s epsilon %-9s delta %-10s noise sd %-10s%s",
               r$release[i], as.integer(r$dimension[i]), f(r$sensitivity[i]), f(r$epsilon[i]),
-              f(r$delta[i]), f(r$noise_sd[i])), "")
+              f(r$delta[i]), f(r$noise_sd[i]),
+              if (is.null(r$exact_delta)) "" else sprintf(" exact delta %s", f(r$exact_delta[i]))), "")
     lines <- c(lines, "  releases:", tab)
   } else {
     lines <- c(lines, sprintf("  sensitivity: %s; noise sd: %s",

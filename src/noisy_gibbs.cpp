@@ -98,5 +98,6 @@ Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::Vector
       rng, pgbb_glue::interrupt_callback());
   return Rcpp::List::create(Rcpp::Named("theta") = Rcpp::wrap(d.theta),
                             Rcpp::Named("sigma2") = Rcpp::wrap(d.sigma2),
-                            Rcpp::Named("rejections") = static_cast<double>(d.rejections));
+                            Rcpp::Named("rejections") = static_cast<double>(d.rejections),
+                            Rcpp::Named("stays") = static_cast<double>(d.stays));
 }

@@ -34,25 +34,33 @@ inline void bootstrap_counts(int64_t n, Rng& rng, std::vector<double>& counts) {
 
 /// @brief Settings of the ridge Huber M-estimator with scale:
 /// F(beta, s) = (1/n) sum_i w_i [s rho_c((y_i - x_i'beta) / s) + kappa s / 2]
-///              + (lambda / 2) (||beta||^2 + s^2),  s > 0.
+///              + (lambda / 2) (||beta||^2 + s^2),  s >= scale_floor.
+/// The scale is kept above a small public floor: when the data can be fitted
+/// exactly (degenerate resamples) the unconstrained minimiser has s = 0, where F is
+/// not differentiable. On the convex domain {s >= scale_floor} the minimiser is
+/// unique, the loss is still L-Lipschitz, so the replace-one sensitivity of the
+/// constrained minimiser is still 2 L / (n lambda) (Chaudhuri et al. 2011's argument
+/// holds for minimisation over a convex set).
 struct HuberRidge {
-  double c = 1.345;       // Huber constant
-  double kappa = 0.71;    // scale-consistency constant
-  double lambda = 0.01;   // ridge penalty (strong convexity)
-  double tol = 1e-8;      // certified distance to the exact minimiser
+  double c = 1.345;          // Huber constant
+  double kappa = 0.71;       // scale-consistency constant
+  double lambda = 0.01;      // ridge penalty (strong convexity)
+  double tol = 1e-8;         // certified distance to the exact minimiser
+  double scale_floor = 1e-4; // public lower bound of the scale (units of y)
   int max_iter = 500;
 
   void validate() const {
     if (!(c > 0.0) || !(kappa > 0.0) || !std::isfinite(c) || !std::isfinite(kappa))
       throw std::invalid_argument("ridge Huber: 'huber_c' and 'huber_kappa' must be positive");
-    // With c^2 > kappa the scale derivative at s -> 0+ is (kappa - c^2)/2 < 0, so
-    // the minimiser has s > 0 and F is differentiable there; the certificate
-    // ||theta - theta*|| <= ||grad F(theta)|| / lambda then applies.
+    // With c^2 > kappa the scale derivative is negative for s -> 0+ at any nonzero
+    // residual, so for non-degenerate data the minimiser lies above the floor.
     if (!(c * c > kappa))
       throw std::invalid_argument("ridge Huber: need huber_c^2 > huber_kappa (interior scale minimiser)");
     if (!(lambda > 0.0) || !std::isfinite(lambda))
       throw std::invalid_argument("ridge Huber: 'lambda' must be positive and finite");
     if (!(tol > 0.0)) throw std::invalid_argument("ridge Huber: the tolerance must be positive");
+    if (!(scale_floor > 0.0) || !std::isfinite(scale_floor))
+      throw std::invalid_argument("ridge Huber: the scale floor must be positive");
   }
   /// Lipschitz constant of the per-record loss over ||x|| <= bound_x sqrt(p) (SM S3.2):
   /// |d/dbeta| <= c ||x||, |d/ds| <= (c^2 + kappa) / 2.
@@ -110,56 +118,86 @@ inline double huber_ridge_eval(const Eigen::Ref<const Eigen::MatrixXd>& x, const
   return f;
 }
 
-/// @brief Minimise the ridge Huber objective by damped Newton steps, stopping
-/// only when the strong-convexity certificate ||grad F|| / lambda <= tol holds,
-/// i.e. the returned point is within tol of the exact minimiser (the sensitivity
-/// analysis is about the exact minimiser; R adds 2 tol to Delta). Throws if the
-/// certificate is not reached: an uncertified estimate is never released.
+/// @brief Certificate of optimality: the gradient mapping of the problem over
+/// {s >= scale_floor} (the scale component is dropped when the floor is active and
+/// the gradient pushes against it). For lambda-strongly convex F,
+/// ||theta - theta*|| <= ||certificate|| / lambda.
+inline Eigen::VectorXd huber_ridge_certificate(const Eigen::VectorXd& theta, const Eigen::VectorXd& grad,
+                                               const HuberRidge& hr) {
+  Eigen::VectorXd g = grad;
+  const int p = static_cast<int>(theta.size()) - 1;
+  if (theta[p] <= hr.scale_floor && g[p] > 0.0) g[p] = 0.0;
+  return g;
+}
+
+/// @brief Minimise the ridge Huber objective by projected damped Newton steps,
+/// stopping only when the strong-convexity certificate ||G|| / lambda <= tol holds
+/// (G the gradient mapping above), i.e. the returned point is within tol of the
+/// exact minimiser; the sensitivity analysis is about the exact minimiser, and R adds
+/// 2 tol to Delta. Throws if the certificate is not reached: an uncertified estimate
+/// is never released.
 inline Eigen::VectorXd huber_ridge_fit(const Eigen::Ref<const Eigen::MatrixXd>& x, const double* y,
                                        const std::vector<double>& w, const HuberRidge& hr,
                                        Eigen::VectorXd start) {
   const int p = static_cast<int>(x.cols());
-  if (start.size() != p + 1 || !(start[p] > 0.0)) {
+  if (start.size() != p + 1 || !(start[p] >= hr.scale_floor) || !start.allFinite()) {
     start = Eigen::VectorXd::Zero(p + 1);
     start[p] = 1.0;
   }
   Eigen::VectorXd theta = start, grad(p + 1), gnew(p + 1);
   Eigen::MatrixXd hess(p + 1, p + 1);
   double f = huber_ridge_eval(x, y, w, hr, theta, &grad, &hess);
+  auto certified = [&](const Eigen::VectorXd& th, const Eigen::VectorXd& g) {
+    return huber_ridge_certificate(th, g, hr).norm() / hr.lambda <= hr.tol;
+  };
   for (int it = 0; it < hr.max_iter; ++it) {
-    if (grad.norm() / hr.lambda <= hr.tol) return theta;
-    Eigen::VectorXd dir = -hess.ldlt().solve(grad);
-    if (!dir.allFinite() || dir.dot(grad) >= 0.0) dir = -grad;  // fall back to steepest descent
-    double step = 1.0;
-    if (dir[p] < 0.0) step = std::min(step, -0.99 * theta[p] / dir[p]);  // keep s > 0
-    const double slope = dir.dot(grad);
+    if (certified(theta, grad)) return theta;
+    const bool at_floor = theta[p] <= hr.scale_floor && grad[p] > 0.0;
+    Eigen::VectorXd dir = Eigen::VectorXd::Zero(p + 1);
+    if (at_floor) {
+      dir.head(p) = -hess.topLeftCorner(p, p).ldlt().solve(grad.head(p));
+    } else {
+      dir = -hess.ldlt().solve(grad);
+    }
+    if (!dir.allFinite() || dir.dot(grad) >= 0.0) {  // fall back to (projected) steepest descent
+      dir = -grad;
+      if (at_floor) dir[p] = 0.0;
+    }
     bool moved = false;
-    for (int ls = 0; ls < 60; ++ls) {
-      Eigen::VectorXd cand = theta + step * dir;
-      const double fc = huber_ridge_eval(x, y, w, hr, cand, &gnew, nullptr);
-      // Armijo decrease; or, near the optimum where decreases of F fall below its
-      // rounding error (~1e-16 |F|) while the certificate still needs a smaller
-      // gradient, a step that keeps F within rounding and shrinks the gradient.
-      const bool armijo = fc <= f + 1e-4 * step * slope;
-      const bool flat = fc <= f + 1e-13 * (1.0 + std::fabs(f)) && gnew.norm() < grad.norm();
-      if (armijo || flat) {
-        theta = cand;
-        f = huber_ridge_eval(x, y, w, hr, theta, &grad, &hess);
-        moved = true;
-        break;
+    for (int attempt = 0; attempt < 2 && !moved; ++attempt) {
+      double step = 1.0;
+      for (int ls = 0; ls < 80; ++ls) {
+        Eigen::VectorXd cand = theta + step * dir;
+        cand[p] = std::max(cand[p], hr.scale_floor);  // projection onto the domain
+        const double fc = huber_ridge_eval(x, y, w, hr, cand, &gnew, nullptr);
+        // Armijo decrease along the projected step; or, near the optimum where
+        // decreases of F fall below its rounding error (~1e-16 |F|) while the
+        // certificate still needs a smaller gradient, a step that keeps F within
+        // rounding and shrinks the certificate.
+        const bool armijo = fc <= f + 1e-4 * grad.dot(cand - theta);
+        const bool flat = fc <= f + 1e-13 * (1.0 + std::fabs(f)) &&
+                          huber_ridge_certificate(cand, gnew, hr).norm() <
+                              huber_ridge_certificate(theta, grad, hr).norm();
+        if ((armijo && fc <= f) || flat) {
+          theta = cand;
+          f = huber_ridge_eval(x, y, w, hr, theta, &grad, &hess);
+          moved = true;
+          break;
+        }
+        step *= 0.5;
       }
-      step *= 0.5;
+      if (!moved) {  // Newton direction failed: retry once along the projected gradient
+        dir = -grad;
+        if (at_floor) dir[p] = 0.0;
+      }
     }
-    if (!moved) {
-      // No decrease representable in floating point: accept only with a certificate.
-      if (grad.norm() / hr.lambda <= hr.tol) return theta;
-      break;
-    }
+    if (!moved) break;
   }
-  if (grad.norm() / hr.lambda <= hr.tol) return theta;
+  if (certified(theta, grad)) return theta;
   throw std::runtime_error(
       "DP-Bootstrap: the ridge Huber fit did not reach its certified tolerance, so no estimate "
-      "is released; increase 'lambda' or the tolerance");
+      "is released. This happens when a resample is fitted exactly (degenerate data, scale at "
+      "its floor) or the problem is badly scaled; increase 'lambda' or 'tol'");
 }
 
 /// @brief Algorithm 2 replicates: B bootstrap ridge Huber fits, each plus

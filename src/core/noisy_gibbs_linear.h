@@ -15,9 +15,14 @@
 //  (2) s | theta, sigma^2, z  propto  N(s; n mu_t, n Sigma_t) N(z; s, tau^2 I): the
 //      CLT approximation of p(s | theta, sigma^2) whose mean and covariance are
 //      written in the covariate moments eta_ij, eta_ijkl (their equations (2)-(3)),
-//      here the released noisy m2, m4; truncated to the set where s is the
+//      here the released noisy m2, m4; truncated to the set V where s is the
 //      statistic of some data set (the Gram matrix [X'X X'y; y'X y'y] positive
-//      definite), by rejection.
+//      definite). The truncated conditional is sampled by up to `max_tries`
+//      proposals from the untruncated one, taking the first inside V and keeping
+//      the current s if none is: the kernel is (1 - p_fail) pi + p_fail delta_s with
+//      p_fail independent of s, so it leaves the truncated conditional pi invariant
+//      (a valid Metropolis-within-Gibbs step; with one try it is the independence
+//      sampler whose acceptance ratio is 1_V(s')).
 #ifndef PGBB_CORE_NOISY_GIBBS_LINEAR_H
 #define PGBB_CORE_NOISY_GIBBS_LINEAR_H
 
@@ -132,7 +137,8 @@ struct NigPrior {
 struct LinearDraws {
   Eigen::MatrixXd theta;
   Eigen::VectorXd sigma2;
-  int64_t rejections = 0;  // latent draws rejected for leaving the valid set
+  int64_t rejections = 0;  // latent proposals rejected for leaving the valid set
+  int64_t stays = 0;       // iterations where every proposal was rejected (s kept)
 };
 
 namespace detail {
@@ -210,7 +216,7 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
                                       int64_t n, int p, const NigPrior& prior,
                                       const GibbsSchedule& schedule, Rng& rng,
                                       const StopCallback& should_stop = nullptr,
-                                      int64_t max_rejections = 100000) {
+                                      int max_tries = 100) {
   schedule.validate();
   const MomentIndex ix(p);
   const int q = ix.q(), d = ix.d();
@@ -225,6 +231,7 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
     throw std::invalid_argument("NoisyGibbs (linear): the prior has the wrong dimension");
   if (Eigen::LLT<Eigen::MatrixXd>(prior.precision).info() != Eigen::Success)
     throw std::invalid_argument("NoisyGibbs (linear): the prior precision must be positive definite");
+  if (max_tries < 1) throw std::invalid_argument("NoisyGibbs (linear): max_tries must be at least 1");
   if (!(prior.shape > 0.0) || !(prior.rate > 0.0))
     throw std::invalid_argument("NoisyGibbs (linear): the inverse-gamma prior needs positive shape and rate");
   const double nd = static_cast<double>(n), sqn = std::sqrt(nd);
@@ -313,10 +320,10 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
         throw std::runtime_error("NoisyGibbs (linear): the latent-statistic update is numerically singular");
       kmat = llt.solve(cmat).transpose();  // C (C + tau^2 I)^{-1}, C and cz symmetric
       const double sd = std::sqrt(sigma2);
-      int64_t tries = 0;
-      for (;;) {
+      bool accepted = false;
+      for (int tries = 0; tries < max_tries && !accepted; ++tries) {
         // Matheron's rule: s0 ~ N(n mu_t, C), w ~ N(0, tau^2 I), then
-        // s = s0 + C (C + tau^2 I)^{-1} (z - s0 - w) ~ N(s | z) exactly.
+        // s' = s0 + C (C + tau^2 I)^{-1} (z - s0 - w) ~ N(s | z) exactly.
         for (int a = 0; a < q; ++a) xi_q[a] = rng.normal();
         for (int j = 0; j < p; ++j) g_p[j] = rng.normal();
         const double h = rng.normal();
@@ -327,16 +334,16 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
         s0 = mean_t + sqn * (lr * xi_q + eps_part);
         Eigen::VectorXd resid = z - s0;
         for (int a = 0; a < d; ++a) resid[a] -= noise_sd * rng.normal();
-        s = s0 + kmat * resid;
-        Eigen::LLT<Eigen::MatrixXd> gram(detail::gram_from_s(s, ix));
-        if (gram.info() == Eigen::Success) break;
-        ++out.rejections;
-        if (++tries >= max_rejections)
-          throw std::runtime_error(
-              "NoisyGibbs (linear): the latent sufficient statistics keep leaving the valid set "
-              "(X'X not positive definite); the privacy noise is too large for this n. Increase "
-              "epsilon or n, or use tighter public bounds.");
+        const Eigen::VectorXd prop = s0 + kmat * resid;
+        Eigen::LLT<Eigen::MatrixXd> gram(detail::gram_from_s(prop, ix));
+        if (gram.info() == Eigen::Success) {
+          s = prop;
+          accepted = true;
+        } else {
+          ++out.rejections;
+        }
       }
+      if (!accepted) ++out.stays;
     }
     if (!detail::nig_draw(s, ix, nd, prior, rng, theta, sigma2))
       throw std::runtime_error("NoisyGibbs (linear): improper conditional posterior; "
