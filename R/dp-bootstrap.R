@@ -251,11 +251,17 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   grad <- function(a) {
     g <- gfun(a)
     f <- pmax(drop(P %*% g), 1e-300)
-    W <- colSums(P / f) * g            # sum_i g_j P_ij / f_i
+    W <- drop(crossprod(P, 1 / f)) * g  # sum_i g_j P_ij / f_i
     gr <- drop(crossprod(Q, W)) - nB * drop(crossprod(Q, g))
     -gr + c0 * a / sqrt(sum(a^2) + 1e-12)
   }
-  opt <- stats::optim(rep(0, ncol(Q)), obj, grad, method = "BFGS",
+  # Start at the normal deconvolution (the moment estimate of the spread, floored at
+  # the grid step): log g quadratic, exactly representable in the basis (degree >= 2).
+  s2 <- max(stats::var(v) - sigma^2, (diff(grid[1:2]))^2)
+  eta0 <- -(grid - mean(v))^2 / (2 * s2)
+  start <- if (ncol(Q) >= 2L) drop(crossprod(Q, eta0 - mean(eta0))) else rep(0, ncol(Q))
+  if (!all(is.finite(start))) start <- rep(0, ncol(Q))
+  opt <- stats::optim(start, obj, grad, method = "BFGS",
                       control = list(maxit = 2000, reltol = 1e-12))
   g <- gfun(opt$par)
   m <- sum(g * grid)
