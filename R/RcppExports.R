@@ -13,52 +13,16 @@ cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
     .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
 }
 
-cpp_cr_gs_stats <- function(x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates) {
-    .Call(`_pgbb_cpp_cr_gs_stats`, x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates)
+cpp_dpb_huber_fit <- function(x, y, w, c, kappa, lambda, tol) {
+    .Call(`_pgbb_cpp_dpb_huber_fit`, x, y, w, c, kappa, lambda, tol)
 }
 
-cpp_upper_quantile <- function(v, alpha) {
-    .Call(`_pgbb_cpp_upper_quantile`, v, alpha)
+cpp_dpb_huber <- function(x, y, c, kappa, lambda, tol, B, sigma_e, seed) {
+    .Call(`_pgbb_cpp_dpb_huber`, x, y, c, kappa, lambda, tol, B, sigma_e, seed)
 }
 
-cpp_cr_gs_release <- function(theta_hat, Q, nu, sigma, seed) {
-    .Call(`_pgbb_cpp_cr_gs_release`, theta_hat, Q, nu, sigma, seed)
-}
-
-cpp_cr_ss_stats <- function(x, kind, params, m, B, mode, kappa, seed, keep_estimates) {
-    .Call(`_pgbb_cpp_cr_ss_stats`, x, kind, params, m, B, mode, kappa, seed, keep_estimates)
-}
-
-cpp_cr_ss_release <- function(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed) {
-    .Call(`_pgbb_cpp_cr_ss_release`, theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed)
-}
-
-cpp_ptr_gdp <- function(theta, ss, beta, mu, delta, seed) {
-    .Call(`_pgbb_cpp_ptr_gdp`, theta, ss, beta, mu, delta, seed)
-}
-
-cpp_ss_quantile <- function(x, prob, beta, lower, upper, C) {
-    .Call(`_pgbb_cpp_ss_quantile`, x, prob, beta, lower, upper, C)
-}
-
-cpp_ss_ustat_product <- function(x, beta, lower, upper) {
-    .Call(`_pgbb_cpp_ss_ustat_product`, x, beta, lower, upper)
-}
-
-cpp_sgd_t0 <- function(c, a, L, lambda) {
-    .Call(`_pgbb_cpp_sgd_t0`, c, a, L, lambda)
-}
-
-cpp_sgd_default_schedule <- function(a, L, lambda) {
-    .Call(`_pgbb_cpp_sgd_default_schedule`, a, L, lambda)
-}
-
-cpp_std_normals <- function(k, seed) {
-    .Call(`_pgbb_cpp_std_normals`, k, seed)
-}
-
-cpp_blbquant <- function(x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed) {
-    .Call(`_pgbb_cpp_blbquant`, x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed)
+cpp_dpb_mean <- function(x, lower, upper, B, sigma_e, seed) {
+    .Call(`_pgbb_cpp_dpb_mean`, x, lower, upper, B, sigma_e, seed)
 }
 
 cpp_gdp_delta <- function(mu, eps, log_scale) {
@@ -89,16 +53,24 @@ cpp_pure_dp_gdp <- function(x, to_mu) {
     .Call(`_pgbb_cpp_pure_dp_gdp`, x, to_mu)
 }
 
-cpp_lambert_w0 <- function(x) {
-    .Call(`_pgbb_cpp_lambert_w0`, x)
+cpp_ng_expfam_release <- function(x, lower, upper, sigma, seed) {
+    .Call(`_pgbb_cpp_ng_expfam_release`, x, lower, upper, sigma, seed)
 }
 
-cpp_kappa_star <- function(n, m, B, rho) {
-    .Call(`_pgbb_cpp_kappa_star`, n, m, B, rho)
+cpp_ng_expfam_gibbs <- function(family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed) {
+    .Call(`_pgbb_cpp_ng_expfam_gibbs`, family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed)
 }
 
-cpp_resample_indices <- function(n, m, B, mode, kappa, seed) {
-    .Call(`_pgbb_cpp_resample_indices`, n, m, B, mode, kappa, seed)
+cpp_ng_linear_statistics <- function(x, y, bound_x, bound_y) {
+    .Call(`_pgbb_cpp_ng_linear_statistics`, x, y, bound_x, bound_y)
+}
+
+cpp_ng_linear_release <- function(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed) {
+    .Call(`_pgbb_cpp_ng_linear_release`, x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed)
+}
+
+cpp_ng_linear_gibbs <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed) {
+    .Call(`_pgbb_cpp_ng_linear_gibbs`, z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed)
 }
 
 cpp_rng_sample <- function(kind, n, par, seed) {

@@ -1,0 +1,234 @@
+// NoisyGibbs for exponential families (Bernstein & Sheldon 2018): the sum of a
+// clipped sufficient statistic is released once by the Gaussian mechanism, and a
+// noise-aware Gibbs sampler alternates between the parameter and the latent
+// (true) statistic. PGBB paper, SM S3.1-S3.2: t(x) = x, data clipped to a public
+// [a, b], replace-one sensitivity b - a, 4k iterations, half burn-in, thinning 2.
+//
+// The release (data -> noisy statistic) and the sampler (noisy statistic ->
+// draws) are separate functions: only the release touches the data; the sampler
+// is post-processing of the released value and may be run on any noise scale,
+// including zero (the test path that checks the conditionals against the
+// closed-form posterior).
+#ifndef PGBB_CORE_NOISY_GIBBS_H
+#define PGBB_CORE_NOISY_GIBBS_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rng.h"
+
+namespace pgbb {
+
+/// @brief Length, burn-in and thinning of a Gibbs chain. Kept draws are the
+/// iterations t = burn_in + thin, burn_in + 2 thin, ..., <= iterations.
+struct GibbsSchedule {
+  int64_t iterations = 4000;
+  int64_t burn_in = 2000;
+  int64_t thin = 2;
+
+  void validate() const {
+    if (iterations < 1) throw std::invalid_argument("Gibbs schedule: 'iterations' must be at least 1");
+    if (burn_in < 0 || burn_in >= iterations)
+      throw std::invalid_argument("Gibbs schedule: 'burn_in' must be in [0, iterations)");
+    if (thin < 1) throw std::invalid_argument("Gibbs schedule: 'thin' must be at least 1");
+    if (kept() < 1) throw std::invalid_argument("Gibbs schedule keeps no draws: lower 'burn_in' or 'thin'");
+  }
+  int64_t kept() const { return (iterations - burn_in) / thin; }
+  bool keep(int64_t t) const { return t > burn_in && (t - burn_in) % thin == 0; }  // t is 1-based
+};
+
+/// A long loop polls this every `kPollEvery` iterations; returning true stops the
+/// chain with std::runtime_error (the glue turns an R interrupt into `true`).
+using StopCallback = std::function<bool()>;
+constexpr int64_t kPollEvery = 1000;
+
+inline void poll_stop(const StopCallback& should_stop, int64_t t) {
+  if (should_stop && t % kPollEvery == 0 && should_stop())
+    throw std::runtime_error("interrupted by the user");
+}
+
+/// @brief Standard normal CDF (erfc form keeps precision in the lower tail).
+inline double std_normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+/// @brief Draw from N(0, 1) truncated to [lo, hi] (lo < hi, either may be infinite).
+/// Exact for every interval: plain rejection when the interval holds enough mass,
+/// otherwise Robert's (1995) exponential or uniform proposals in the tail. The
+/// interval only needs to be non-empty; the cost is bounded in expectation.
+inline double truncated_std_normal(Rng& rng, double lo, double hi) {
+  if (!(lo < hi)) throw std::invalid_argument("truncated normal: empty interval");
+  if (lo < 0.0 && hi > 0.0 && std_normal_cdf(hi) - std_normal_cdf(lo) > 0.25) {
+    for (;;) {
+      const double z = rng.normal();
+      if (z >= lo && z <= hi) return z;
+    }
+  }
+  if (lo < 0.0 && hi > 0.0) {
+    // Narrow interval around 0 (mass <= 0.25): uniform proposal, ratio exp(-z^2/2) <= 1.
+    for (;;) {
+      const double z = lo + (hi - lo) * rng.uniform();
+      if (rng.uniform() <= std::exp(-0.5 * z * z)) return z;
+    }
+  }
+  // One-sided: work on [a, b] with 0 <= a, mirroring an interval below zero.
+  const bool mirror = hi <= 0.0;
+  const double a = mirror ? -hi : lo, b = mirror ? -lo : hi;
+  // 0 <= a < b: tail interval.
+  const double rate = 0.5 * (a + std::sqrt(a * a + 4.0));
+  const double uniform_width =
+      2.0 * std::sqrt(std::exp(1.0)) / (a + std::sqrt(a * a + 4.0)) *
+      std::exp(0.25 * (a * a - a * std::sqrt(a * a + 4.0)));
+  if (std::isfinite(b) && b - a <= uniform_width) {
+    for (;;) {
+      const double z = a + (b - a) * rng.uniform();
+      if (rng.uniform() <= std::exp(0.5 * (a * a - z * z))) return mirror ? -z : z;
+    }
+  }
+  for (;;) {
+    const double z = a - std::log(rng.uniform()) / rate;
+    if (z > b) continue;
+    const double d = z - rate;
+    if (rng.uniform() <= std::exp(-0.5 * d * d)) return mirror ? -z : z;
+  }
+}
+
+/// @brief N(mean, sd^2) truncated to [lo, hi]; sd must be positive.
+inline double truncated_normal(Rng& rng, double mean, double sd, double lo, double hi) {
+  if (!(sd > 0.0) || !std::isfinite(sd)) throw std::invalid_argument("truncated normal: sd must be positive");
+  return mean + sd * truncated_std_normal(rng, (lo - mean) / sd, (hi - mean) / sd);
+}
+
+/// @brief Exponential-family models of SM S3.2 (sufficient statistic t(x) = x).
+enum class ExpFamily { Gaussian, Exponential };
+
+/// @brief Conjugate prior and model constants.
+/// Gaussian (known sd): mean ~ N(prior_mean, prior_var). Exponential: rate ~
+/// Gamma(prior_shape, prior_rate).
+struct ExpFamilyModel {
+  ExpFamily family = ExpFamily::Gaussian;
+  double known_sd = 1.0;     // Gaussian only
+  double prior_mean = 0.0;   // Gaussian only
+  double prior_var = 1.0;    // Gaussian only
+  double prior_shape = 1.0;  // Exponential only
+  double prior_rate = 1.0;   // Exponential only
+
+  void validate() const {
+    if (family == ExpFamily::Gaussian) {
+      if (!(known_sd > 0.0) || !std::isfinite(known_sd))
+        throw std::invalid_argument("NoisyGibbs: the known sd must be positive and finite");
+      if (!std::isfinite(prior_mean) || !(prior_var > 0.0) || !std::isfinite(prior_var))
+        throw std::invalid_argument("NoisyGibbs: the normal prior needs a finite mean and a positive variance");
+    } else {
+      if (!(prior_shape > 0.0) || !(prior_rate > 0.0) || !std::isfinite(prior_shape) ||
+          !std::isfinite(prior_rate))
+        throw std::invalid_argument("NoisyGibbs: the gamma prior needs a positive shape and rate");
+    }
+  }
+};
+
+/// @brief Sum of the data clipped to [lower, upper]: the statistic whose
+/// replace-one sensitivity is upper - lower (one record moves by at most that).
+inline double clipped_sum(const double* x, int64_t n, double lower, double upper) {
+  double s = 0.0;
+  for (int64_t i = 0; i < n; ++i) s += std::min(std::max(x[i], lower), upper);
+  return s;
+}
+
+/// @brief Gaussian-mechanism release of a vector statistic: value + N(0, sigma^2 I).
+/// The noise comes from the package engine only, never from data-dependent draws.
+inline void gaussian_release(std::vector<double>& value, double sigma, Rng& rng) {
+  if (!(sigma >= 0.0) || !std::isfinite(sigma))
+    throw std::invalid_argument("Gaussian mechanism: the noise scale must be finite and non-negative");
+  for (double& v : value) v += sigma * rng.normal();
+}
+
+/// @brief Output of the exponential-family sampler.
+struct ExpFamilyDraws {
+  std::vector<double> theta;   // mean (Gaussian) or rate (Exponential), one per kept draw
+  std::vector<double> latent;  // the latent true sum s at the kept draws
+};
+
+/// @brief Noise-aware Gibbs sampler of Bernstein & Sheldon (2018) for a scalar
+/// sufficient statistic. Given the released z = s + N(0, noise_sd^2):
+///  (1) theta | s: the exact conjugate posterior (it depends on the data only through s);
+///  (2) s | theta, z  propto  N(s; n E[t], n Var[t]) N(z; s, noise_sd^2): the CLT
+///      normal approximation of p(s | theta) times the Gaussian noise likelihood, a
+///      normal, truncated to [n lower, n upper], the public range of the clipped sum
+///      (the true s lies there, and for the Exponential it keeps the rate's
+///      posterior proper).
+/// noise_sd = 0 is the exact-statistic path: s = z throughout and (1) is then an
+/// i.i.d. draw from the closed-form posterior.
+inline ExpFamilyDraws noisy_gibbs_expfam(const ExpFamilyModel& model, double z, double noise_sd,
+                                         int64_t n, double lower, double upper,
+                                         const GibbsSchedule& schedule, Rng& rng,
+                                         const StopCallback& should_stop = nullptr) {
+  model.validate();
+  schedule.validate();
+  if (n < 1) throw std::invalid_argument("NoisyGibbs: need at least one record");
+  if (!(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper))
+    throw std::invalid_argument("NoisyGibbs: the public interval needs finite lower < upper");
+  if (model.family == ExpFamily::Exponential && lower < 0.0)
+    throw std::invalid_argument("NoisyGibbs (exponential): the public interval must lie in [0, Inf)");
+  if (!std::isfinite(z)) throw std::invalid_argument("NoisyGibbs: the released statistic must be finite");
+  if (!(noise_sd >= 0.0) || !std::isfinite(noise_sd))
+    throw std::invalid_argument("NoisyGibbs: the noise scale must be finite and non-negative");
+
+  const double nd = static_cast<double>(n);
+  const double s_lo = nd * lower, s_hi = nd * upper;
+  double s;
+  if (noise_sd == 0.0) {
+    if (z < s_lo || z > s_hi)
+      throw std::invalid_argument("NoisyGibbs: with zero noise the statistic must lie in [n lower, n upper]");
+    s = z;
+  } else {
+    s = std::min(std::max(z, s_lo), s_hi);
+  }
+  // For the Exponential the sum is strictly positive almost surely; s = 0 with a
+  // zero prior rate is excluded by prior_rate > 0, so the Gamma rate is positive.
+
+  ExpFamilyDraws out;
+  out.theta.reserve(static_cast<size_t>(schedule.kept()));
+  out.latent.reserve(static_cast<size_t>(schedule.kept()));
+  const double noise_var = noise_sd * noise_sd;
+  double theta = 0.0;
+  for (int64_t t = 1; t <= schedule.iterations; ++t) {
+    poll_stop(should_stop, t);
+    // (1) theta | s, conjugate.
+    if (model.family == ExpFamily::Gaussian) {
+      const double s2 = model.known_sd * model.known_sd;
+      const double prec = 1.0 / model.prior_var + nd / s2;
+      const double mean = (model.prior_mean / model.prior_var + s / s2) / prec;
+      theta = mean + rng.normal() / std::sqrt(prec);
+    } else {
+      theta = rng.gamma(model.prior_shape + nd) / (model.prior_rate + s);
+    }
+    // (2) s | theta, z: N(n mu, n v) prior (CLT) times the Gaussian noise likelihood.
+    if (noise_sd > 0.0) {
+      double mu, v;
+      if (model.family == ExpFamily::Gaussian) {
+        mu = theta;
+        v = model.known_sd * model.known_sd;
+      } else {
+        mu = 1.0 / theta;
+        v = 1.0 / (theta * theta);
+      }
+      const double prior_var_s = nd * v;
+      const double post_var = 1.0 / (1.0 / prior_var_s + 1.0 / noise_var);
+      const double post_mean = post_var * (nd * mu / prior_var_s + z / noise_var);
+      s = truncated_normal(rng, post_mean, std::sqrt(post_var), s_lo, s_hi);
+    }
+    if (schedule.keep(t)) {
+      out.theta.push_back(theta);
+      out.latent.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace pgbb
+
+#endif  // PGBB_CORE_NOISY_GIBBS_H

@@ -1,0 +1,46 @@
+// Rcpp glue for DP-Bootstrap (Algorithms 2 and 3 of Wang et al. 2025): convert,
+// call the core, wrap. Calibration, validation and intervals live in R/dp-bootstrap.R.
+#include <RcppEigen.h>
+
+#include "core/dp_bootstrap.h"
+#include "glue.h"
+#include "interrupt.h"
+
+static pgbb::HuberRidge huber_from(double c, double kappa, double lambda, double tol) {
+  pgbb::HuberRidge hr;
+  hr.c = c;
+  hr.kappa = kappa;
+  hr.lambda = lambda;
+  hr.tol = tol;
+  hr.validate();
+  return hr;
+}
+
+// One certified ridge Huber fit with record weights (non-private; for tests).
+// [[Rcpp::export]]
+Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w,
+                                  double c, double kappa, double lambda, double tol) {
+  if (y.size() != x.rows() || w.size() != x.rows()) Rcpp::stop("internal error: lengths differ");
+  const std::vector<double> wv(w.begin(), w.end());
+  return pgbb::huber_ridge_fit(x, y.data(), wv, huber_from(c, kappa, lambda, tol), Eigen::VectorXd());
+}
+
+// Algorithm 2 replicates; x must already be clipped to the public box.
+// [[Rcpp::export]]
+Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa,
+                              double lambda, double tol, int B, double sigma_e,
+                              Rcpp::NumericVector seed) {
+  if (y.size() != x.rows()) Rcpp::stop("internal error: lengths differ");
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  return pgbb::dp_bootstrap_huber(x, y.data(), huber_from(c, kappa, lambda, tol), B, sigma_e, rng,
+                                  pgbb_glue::interrupt_callback());
+}
+
+// Algorithm 3 replicates (clipping to [lower, upper] happens in the core).
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_dpb_mean(Rcpp::NumericVector x, double lower, double upper, int B,
+                                 double sigma_e, Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  return Rcpp::wrap(pgbb::dp_bootstrap_mean(x.begin(), x.size(), lower, upper, B, sigma_e, rng,
+                                            pgbb_glue::interrupt_callback()));
+}

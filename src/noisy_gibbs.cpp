@@ -1,0 +1,103 @@
+// Rcpp glue for NoisyGibbs (exponential families and linear regression):
+// convert, call the core, wrap. Calibration and validation live in R/noisy-gibbs.R.
+#include <RcppEigen.h>
+
+#include "core/noisy_gibbs.h"
+#include "core/noisy_gibbs_linear.h"
+#include "glue.h"
+#include "interrupt.h"
+
+static pgbb::GibbsSchedule schedule_from(double iterations, double burn_in, double thin) {
+  pgbb::GibbsSchedule sch;
+  sch.iterations = static_cast<int64_t>(iterations);
+  sch.burn_in = static_cast<int64_t>(burn_in);
+  sch.thin = static_cast<int64_t>(thin);
+  sch.validate();
+  return sch;
+}
+
+// Clipped sum plus N(0, sigma^2): the only data access of the exponential-family release.
+// [[Rcpp::export]]
+double cpp_ng_expfam_release(Rcpp::NumericVector x, double lower, double upper, double sigma,
+                             Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  std::vector<double> v{pgbb::clipped_sum(x.begin(), x.size(), lower, upper)};
+  pgbb::gaussian_release(v, sigma, rng);
+  return v[0];
+}
+
+// [[Rcpp::export]]
+Rcpp::List cpp_ng_expfam_gibbs(std::string family, double z, double noise_sd, double n,
+                               double lower, double upper, double known_sd, double prior_a,
+                               double prior_b, double iterations, double burn_in, double thin,
+                               Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  pgbb::ExpFamilyModel model;
+  if (family == "gaussian") {
+    model.family = pgbb::ExpFamily::Gaussian;
+    model.known_sd = known_sd;
+    model.prior_mean = prior_a;
+    model.prior_var = prior_b;
+  } else if (family == "exponential") {
+    model.family = pgbb::ExpFamily::Exponential;
+    model.prior_shape = prior_a;
+    model.prior_rate = prior_b;
+  } else {
+    Rcpp::stop("internal error: unknown family");
+  }
+  const pgbb::ExpFamilyDraws d = pgbb::noisy_gibbs_expfam(
+      model, z, noise_sd, static_cast<int64_t>(n), lower, upper,
+      schedule_from(iterations, burn_in, thin), rng, pgbb_glue::interrupt_callback());
+  return Rcpp::List::create(Rcpp::Named("theta") = Rcpp::wrap(d.theta),
+                            Rcpp::Named("latent") = Rcpp::wrap(d.latent));
+}
+
+// Exact statistics of the clipped data (no noise): for the release and for tests.
+// [[Rcpp::export]]
+Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x,
+                                    double bound_y) {
+  if (y.size() != x.nrow()) Rcpp::stop("internal error: x and y lengths differ");
+  const pgbb::LinearStatistics st =
+      pgbb::linear_statistics(x.begin(), y.begin(), x.nrow(), x.ncol(), bound_x, bound_y);
+  return Rcpp::List::create(Rcpp::Named("s") = Rcpp::wrap(st.s), Rcpp::Named("m2") = Rcpp::wrap(st.m2),
+                            Rcpp::Named("m4") = Rcpp::wrap(st.m4));
+}
+
+// The three Gaussian-mechanism releases of SM S3.2 (the only data access).
+// [[Rcpp::export]]
+Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x,
+                                 double bound_y, double sigma_s, double sigma_2, double sigma_4,
+                                 Rcpp::NumericVector seed) {
+  if (y.size() != x.nrow()) Rcpp::stop("internal error: x and y lengths differ");
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  const pgbb::LinearStatistics st =
+      pgbb::linear_statistics(x.begin(), y.begin(), x.nrow(), x.ncol(), bound_x, bound_y);
+  std::vector<double> s(st.s.data(), st.s.data() + st.s.size());
+  std::vector<double> m2(st.m2.data(), st.m2.data() + st.m2.size());
+  std::vector<double> m4(st.m4.data(), st.m4.data() + st.m4.size());
+  pgbb::gaussian_release(s, sigma_s, rng);
+  pgbb::gaussian_release(m2, sigma_2, rng);
+  pgbb::gaussian_release(m4, sigma_4, rng);
+  return Rcpp::List::create(Rcpp::Named("s") = s, Rcpp::Named("m2") = m2, Rcpp::Named("m4") = m4);
+}
+
+// [[Rcpp::export]]
+Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2,
+                               Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean,
+                               Eigen::MatrixXd prior_precision, double prior_shape,
+                               double prior_rate, double iterations, double burn_in, double thin,
+                               Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  pgbb::NigPrior prior;
+  prior.mean = prior_mean;
+  prior.precision = prior_precision;
+  prior.shape = prior_shape;
+  prior.rate = prior_rate;
+  const pgbb::LinearDraws d = pgbb::noisy_gibbs_linear(
+      z, noise_sd, m2, m4, static_cast<int64_t>(n), p, prior, schedule_from(iterations, burn_in, thin),
+      rng, pgbb_glue::interrupt_callback());
+  return Rcpp::List::create(Rcpp::Named("theta") = Rcpp::wrap(d.theta),
+                            Rcpp::Named("sigma2") = Rcpp::wrap(d.sigma2),
+                            Rcpp::Named("rejections") = static_cast<double>(d.rejections),
+                            Rcpp::Named("stays") = static_cast<double>(d.stays));
+}

@@ -1,0 +1,198 @@
+# DP-Bootstrap (Wang, Cheng & Awan 2025; PGBB paper SM S3.1-S3.2): calibration
+# against independent references, sensitivities by adversarial neighbours, the
+# certified solver, intervals, recovery at a large budget, errors.
+
+huber_L <- function(c, kappa, p, bx) sqrt(c^2 * p * bx^2 + ((c^2 + kappa) / 2)^2)
+
+test_that("sigma_e = sqrt((2 - 2/e) B) Delta / mu with mu from the exact GDP profile", {
+  set.seed(1)
+  n <- 400; p <- 2
+  X <- matrix(runif(n * p, -2, 2), n, p)
+  y <- drop(X %*% c(1, -1)) + rnorm(n)
+  for (eps in c(0.5, 2)) {
+    delta <- 1 / n
+    f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = eps, delta = delta,
+                      bounds = c(x = 1.5), lambda = 0.2, B = 10)
+    mu <- ref_gdp_mu(eps, delta)
+    expect_equal(f$ledger$mu, mu, tolerance = 1e-6)
+    # The GDP parameter meets the target: brute-force hockey stick of N(mu, 1) vs N(0, 1).
+    expect_lte(hockey_stick_delta(mu, 1, eps), delta * (1 + 1e-6))
+    sens <- 2 * huber_L(1.345, 0.71, p, 1.5) / (n * 0.2) + 2 * 1e-8
+    expect_equal(unname(f$ledger$sensitivity), sens, tolerance = 1e-12)
+    expect_equal(unname(f$ledger$noise_scale), sqrt((2 - 2 / exp(1)) * 10) * sens / mu,
+                 tolerance = 1e-6)
+    expect_match(f$ledger$guarantee, "asymptotic")
+  }
+  xm <- runif(500)
+  m <- dp_bootstrap(xm, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(-1, 2), B = 200)
+  expect_equal(unname(m$ledger$sensitivity), 3 / 500)
+  expect_equal(unname(m$ledger$noise_scale), sqrt((2 - 2 / exp(1)) * 200) * (3 / 500) / ref_gdp_mu(1, 1e-3),
+               tolerance = 1e-6)
+})
+
+test_that("the replicates carry Gaussian noise at exactly sigma_e", {
+  # Identical records: every bootstrap statistic equals the full-data one, so the
+  # replicates minus it are pure noise. 3000 replicates: the sd has relative MC
+  # error 1/sqrt(6000) ~ 1.3%; 6% is > 4 SE.
+  set.seed(2)
+  v <- pgbb:::cpp_dpb_mean(rep(0.3, 50), 0, 1, 3000L, 0.2, pgbb:::.rng_seed())
+  expect_equal(sd(v - 0.3), 0.2, tolerance = 0.06)
+  expect_lt(abs(mean(v - 0.3)), 5 * 0.2 / sqrt(3000))
+  X <- matrix(rep(c(0.5, -0.2), each = 30), 30, 2)
+  y <- rep(0.7, 30)
+  fit <- pgbb:::cpp_dpb_huber_fit(X, y, rep(1, 30), 1.345, 0.71, 0.1, 1e-8)
+  reps <- pgbb:::cpp_dpb_huber(X, y, 1.345, 0.71, 0.1, 1e-8, 1500L, 0.05, pgbb:::.rng_seed())
+  dev <- sweep(reps, 2, fit)
+  expect_equal(sd(dev), 0.05, tolerance = 0.06)  # 4500 coordinates
+})
+
+test_that("the clipped bootstrap mean moves by at most (b - a) / n per replaced record", {
+  set.seed(3)
+  a <- -5; b <- 5; n <- 40
+  x <- rnorm(n, 0, 4)
+  # The base statistic of Algorithm 3 (a record drawn k times in a resample moves
+  # the bootstrap mean k times as far; the (2 - 2/e) factor of Wang et al. accounts
+  # for that multiplicity, here we check the base sensitivity).
+  base <- function(v) mean(pmin(pmax(v, a), b))
+  worst <- 0
+  for (i in c(1, 20, 40)) for (v in c(-1e9, a, 0, b, 1e9)) for (orig in c(a, b)) {
+    x0 <- x; x0[i] <- orig; x1 <- x0; x1[i] <- v
+    worst <- max(worst, abs(base(x1) - base(x0)))
+  }
+  expect_lte(worst, (b - a) / n + 1e-15)
+  expect_equal(worst, (b - a) / n)
+  # The C++ statistic is this clipped mean: with B = 1 and no noise its replicate
+  # is a bootstrap mean of the clipped data, inside [a, b].
+  r <- pgbb:::cpp_dpb_mean(c(-1e9, 1e9, 3), a, b, 200L, 0, pgbb:::.rng_seed())
+  expect_true(all(r >= a & r <= b))
+})
+
+test_that("ridge Huber: 2 L / (n lambda) bounds the change of the exact minimiser", {
+  set.seed(4)
+  n <- 60; p <- 2; bx <- 1; lam <- 0.3
+  X <- matrix(runif(n * p, -1, 1), n, p)
+  y <- drop(X %*% c(2, -1)) + rt(n, 3)
+  fit <- function(X, y) pgbb:::cpp_dpb_huber_fit(pmin(pmax(X, -bx), bx), y, rep(1, n), 1.345, 0.71, lam, 1e-10)
+  th0 <- fit(X, y)
+  bound <- 2 * huber_L(1.345, 0.71, p, bx) / (n * lam)
+  worst <- 0
+  for (i in c(1, 30)) for (xv in list(c(1, 1), c(-1, 1), c(1e6, -1e6), c(0, 0))) for (yv in c(-1e6, -3, 0, 50, 1e6)) {
+    X1 <- X; y1 <- y
+    X1[i, ] <- xv; y1[i] <- yv
+    worst <- max(worst, sqrt(sum((fit(X1, y1) - th0)^2)))
+  }
+  expect_lte(worst, bound)
+  expect_gt(worst, 0.1 * bound)  # the adversarial search moved the estimate substantially
+  expect_true(all(is.finite(th0)) && th0[p + 1] > 0)
+})
+
+test_that("Algorithm 2 interval is mean +/- z sqrt(max(s^2 - sigma_e^2, 0) + sigma_e^2)", {
+  set.seed(5)
+  n <- 500
+  X <- matrix(runif(2 * n, -1, 1), n, 2, dimnames = list(NULL, c("u", "v")))
+  y <- drop(X %*% c(1, 2)) + rnorm(n)
+  f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = 2, delta = 1e-3, bounds = c(x = 1), B = 30)
+  se <- unname(f$ledger$noise_scale)
+  s2 <- apply(f$draws, 2, var)
+  half <- qnorm(0.975) * sqrt(pmax(s2 - se^2, 0) + se^2)
+  expect_equal(unname(f$interval[, 1]), unname(colMeans(f$draws) - half))
+  expect_equal(unname(confint(f)[, 2]), unname(colMeans(f$draws) + half))
+  half90 <- qnorm(0.95) * sqrt(pmax(s2 - se^2, 0) + se^2)
+  expect_equal(unname(confint(f, "v", level = 0.9)[, 1]), unname(colMeans(f$draws)[2] - half90[2]))
+  expect_identical(colnames(f$draws), c("u", "v", "scale"))
+  expect_identical(dim(f$draws), c(30L, 3L))
+  expect_equal(coef(f), colMeans(f$draws))
+  expect_equal(as.data.frame(f)$sd, unname(sqrt(pmax(s2 - se^2, 0) + se^2)))
+})
+
+test_that("deconvolution recovers the spread of a noisy bootstrap distribution", {
+  # v = N(m, s^2) + N(0, sigma^2) with sigma / s = 2, B = 1000: the deconvolved sd
+  # has ~10% Monte Carlo error (the moment estimator's relative error is
+  # ~ sqrt(2 / B) (s^2 + sigma^2) / (2 s^2) ~ 11%); check within 35%.
+  set.seed(6)
+  sds <- replicate(5, {
+    v <- rnorm(1000, 3, 0.05) + rnorm(1000, 0, 0.1)
+    pgbb:::.deconvolve_gaussian(v, 0.1, c(0, 10))$sd
+  })
+  expect_equal(mean(sds), 0.05, tolerance = 0.35 / sqrt(5) + 0.05)
+  # Quantiles of a deconvolved distribution are monotone and inside the grid.
+  v <- rnorm(1000, 3, 0.05) + rnorm(1000, 0, 0.1)
+  d <- pgbb:::.deconvolve_gaussian(v, 0.1, c(0, 10))
+  q <- pgbb:::.deconv_quantile(d, c(0.025, 0.5, 0.975))
+  expect_true(all(diff(q) > 0) && q[1] >= min(d$grid) && q[3] <= max(d$grid))
+  expect_equal(sum(d$prob), 1)
+})
+
+test_that("DP-Bootstrap recovers the truth at epsilon = 64", {
+  set.seed(7)
+  n <- 3000
+  X <- matrix(runif(2 * n, -1, 1), n, 2)
+  y <- drop(X %*% c(1.5, -1)) + rnorm(n, sd = 0.5)
+  f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = 64, delta = 1 / n,
+                    bounds = c(x = 1), lambda = 0.01)
+  # Ridge bias ~ lambda |beta| / (h + lambda) ~ 0.02 with h ~ 0.65 the Hessian scale;
+  # sampling sd ~ 0.016; privacy noise of the mean sigma_e / sqrt(B) ~ 0.1 / 4.5.
+  expect_lt(max(abs(coef(f)[1:2] - c(1.5, -1))), 0.08)
+  ci <- confint(f)
+  expect_true(all(ci[1:2, 1] < c(1.5, -1) & ci[1:2, 2] > c(1.5, -1)))
+  xe <- rexp(5000, 0.5)
+  m <- dp_bootstrap(xe, method = "mean", epsilon = 64, delta = 1 / 5000, bounds = c(0, 12))
+  truth <- 2 * (1 - exp(-6))  # mean of min(X, 12)
+  expect_lt(abs(coef(m) - truth), 5 * 2 / sqrt(5000))
+  ci <- confint(m)
+  expect_true(ci[1] < mean(pmin(xe, 12)) && ci[2] > mean(pmin(xe, 12)))
+  # At this budget the noise is small next to the sampling sd (2 / sqrt(5000) = 0.028),
+  # so the deconvolved distribution has about the sampling spread.
+  expect_equal(unname(m$se), 2 / sqrt(5000), tolerance = 0.25)
+})
+
+test_that("Algorithm 3 intervals cover at a moderate budget", {
+  skip_if_not_slow()
+  set.seed(8)
+  truth <- 2 * (1 - exp(-6))
+  cover <- replicate(40, {
+    m <- dp_bootstrap(rexp(5000, 0.5), method = "mean", epsilon = 4, delta = 1 / 5000, bounds = c(0, 12))
+    ci <- confint(m)
+    ci[1] <= truth && truth <= ci[2]
+  })
+  # Nominal 95%; with 40 replicates a coverage below 0.8 has probability < 1e-3.
+  expect_gte(mean(cover), 0.8)
+})
+
+test_that("set.seed reproduces; print shows the ledger", {
+  x <- seq(0, 1, length.out = 200)
+  set.seed(9); a <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), B = 50)
+  set.seed(9); b <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), B = 50)
+  expect_identical(a$draws, b$draws)
+  expect_s3_class(a, c("dp_bootstrap", "private_posterior"))
+  expect_output(print(a), "Privacy ledger: DP-Bootstrap")
+  expect_output(print(a), "mu = ")
+  expect_output(print(summary(a)), "50 stored draws")
+  expect_named(as.data.frame(a), c("method", "term", "estimate", "sd", "lower", "upper"))
+})
+
+test_that("bad inputs give errors naming the argument", {
+  X <- matrix(runif(40, -1, 1), 20, 2)
+  y <- rnorm(20)
+  x <- runif(20)
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01), "'bounds'")
+  expect_error(dp_bootstrap(X, y, delta = 0.01, bounds = c(x = 1)), "'epsilon'")
+  expect_error(dp_bootstrap(X, y, epsilon = 0, delta = 0.01, bounds = c(x = 1)), "'epsilon'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 2, bounds = c(x = 1)), "'delta'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(1, 2)), "'bounds'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(x = -1)), "'bounds'")
+  expect_error(dp_bootstrap(X, y[-1], epsilon = 1, delta = 0.01, bounds = c(x = 1)), "'y'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(x = 1), lambda = 0), "'lambda'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(x = 1), B = 1), "'B'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(x = 1), huber_c = 0.5), "'huber_c'")
+  expect_error(dp_bootstrap(X, y, epsilon = 1, delta = 0.01, bounds = c(x = 1), level = 1), "'level'")
+  expect_error(dp_bootstrap(X, y, method = "median", epsilon = 1, delta = 0.01, bounds = c(x = 1)), "'method'")
+  expect_error(dp_bootstrap(x, y, method = "mean", epsilon = 1, delta = 0.01, bounds = c(0, 1)), "'y'")
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 0.01, bounds = c(1, 0)), "'bounds'")
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 0.01, bounds = c(0, 1), lambda = 1), "'lambda'")
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 0.01, bounds = c(0, 1),
+                            deconvolution = list(c0 = -1)), "'deconvolution\\$c0'")
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 0.01, bounds = c(0, 1),
+                            deconvolution = list(width = 1)), "'deconvolution'")
+  expect_error(dp_bootstrap(c(x, Inf), method = "mean", epsilon = 1, delta = 0.01, bounds = c(0, 1)), "'x'")
+})
