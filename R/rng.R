@@ -17,7 +17,7 @@
   if (!file.exists(src))
     stop("options(pgbb.secure_rng = TRUE) needs /dev/urandom, which this system lacks.",
          call. = FALSE)
-  con <- file(src, "rb")
+  con <- file(src, "rb", raw = TRUE)
   on.exit(close(con))
   bytes <- as.integer(readBin(con, "raw", 8L))
   c(sum(bytes[1:4] * 256^(0:3)), sum(bytes[5:8] * 256^(0:3)))
