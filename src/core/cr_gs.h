@@ -273,6 +273,12 @@ class RidgeEstimator : public ResampleEstimator {
       grad_hess(idx, N, th, g, H);
     }
     last_grad_ = g.norm();
+    // The sensitivity charged includes 2 tol / lambda only for a certified solve;
+    // an uncertified estimate is never used (a loud failure rather than a silently
+    // invalid privacy bound; for these smooth strongly convex objectives damped
+    // Newton does not get here).
+    if (!(last_grad_ <= tol_))
+      throw std::runtime_error("ridge M-estimator: the solver did not reach the gradient tolerance; increase 'tol' or 'lambda'");
     for (int k = 0; k < d; ++k) out[k] = th[k];
   }
 
