@@ -212,8 +212,8 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
                            schedule[["iterations"]], schedule[["burn_in"]], schedule[["thin"]],
                            .rng_seed())
   draws <- if (family == "gaussian") cbind(mean = g$theta) else cbind(rate = g$theta, mean = 1 / g$theta)
-  ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta, mu = NA_real_,
-                 calibration = calibration, neighbouring = "replace-one",
+  ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta,
+                 mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",
                  guarantee = .gaussian_guarantee(epsilon, calibration),
                  noise_scale = c(sum = noise), sensitivity = c(sum = sens), split = c(sum = 1),
                  releases = plan)
@@ -303,8 +303,8 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
                     100 * g$stays / schedule[["iterations"]]), call. = FALSE)
   draws <- cbind(g$theta, sqrt(g$sigma2))
   colnames(draws) <- c(colnames(x), "sigma")
-  ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta, mu = NA_real_,
-                 calibration = calibration, neighbouring = "replace-one",
+  ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta,
+                 mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",
                  guarantee = .gaussian_guarantee(eps_i, calibration),
                  noise_scale = noise, sensitivity = sens, split = split, releases = plan)
   title <- sprintf("NoisyGibbs (Bernstein & Sheldon 2019), linear regression, n = %d, p = %d, B_x = %s, B_y = %s",

@@ -10,7 +10,8 @@
 #   level     confidence / credible level of `interval` (default 0.95).
 #   estimate  optional named point estimate (else the column means of `draws`).
 #   se        optional named standard errors (else the column sds of `draws`).
-#   ledger    list: method, epsilon, delta, mu (NA if not GDP-calibrated),
+#   ledger    list: method, epsilon, delta, mu (the GDP parameter of the whole release,
+#             NA if the method has none),
 #             calibration, guarantee, noise_scale (named), sensitivity (named),
 #             split (named fractions of the budget), neighbouring, and optionally
 #             a data frame `releases` (one row per noisy release: release, dimension,
@@ -85,7 +86,7 @@
 #'   privacy ledger). `print()` returns its argument invisibly.
 #' @examples
 #' set.seed(1)
-#' fit <- noisy_gibbs(rnorm(500, 1.5, 0.5), family = "gaussian", sd = 0.5,
+#' fit <- noisy_gibbs(rnorm(500, 1.5, 0.5), family = "gaussian", sigma = 0.5,
 #'                    epsilon = 1, delta = 1e-3, bounds = c(-5, 5))
 #' coef(fit)
 #' confint(fit)
@@ -125,8 +126,8 @@ confint.private_posterior <- function(object, parm, level = NULL, ...) {
 #' @export
 as.data.frame.private_posterior <- function(x, row.names = NULL, optional = FALSE, ...,
                                             level = NULL) {
-  ci <- confint(x, level = level)
-  est <- coef(x)
+  ci <- stats::confint(x, level = level)
+  est <- stats::coef(x)
   sdv <- .pp_sd(x)
   terms <- rownames(ci)
   data.frame(method = rep(x$ledger$method, length(terms)), term = terms,

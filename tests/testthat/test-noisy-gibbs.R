@@ -73,6 +73,11 @@ test_that("linear regression: SM S3.2 sensitivities, budget split and per-releas
     expect_equal(r$noise_sd, ref, tolerance = 1e-6)
     for (i in 1:3)
       expect_lte(hockey_stick_delta(sens[i], r$noise_sd[i], r$epsilon[i]), r$delta[i] * (1 + 1e-6))
+    # The three Gaussian releases together are exactly mu-GDP, mu = sqrt(sum (Delta_i / sigma_i)^2),
+    # and that mu meets the total budget (tighter than basic composition).
+    mu <- sqrt(sum((sens / r$noise_sd)^2))
+    expect_equal(f$ledger$mu, mu, tolerance = 1e-12)
+    expect_lte(hockey_stick_delta(mu, 1, 0.8), 1e-4)
   }
 })
 
