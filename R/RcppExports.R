@@ -2,26 +2,54 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_block_partition <- function(n, S, seed) {
-    .Call('_pgbb_cpp_block_partition', PACKAGE = 'pgbb', n, S, seed)
+    .Call(`_pgbb_cpp_block_partition`, n, S, seed)
 }
 
 cpp_record_weights <- function(u, blocks) {
-    .Call('_pgbb_cpp_record_weights', PACKAGE = 'pgbb', u, blocks)
+    .Call(`_pgbb_cpp_record_weights`, u, blocks)
 }
 
 cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
-    .Call('_pgbb_cpp_bootstrap_mean', PACKAGE = 'pgbb', x, draws, blocked, blocks, S, gamma, seed)
+    .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
+}
+
+cpp_exact_bootstrap <- function(x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed) {
+    .Call(`_pgbb_cpp_exact_bootstrap`, x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed)
 }
 
 cpp_rng_sample <- function(kind, n, par, seed) {
-    .Call('_pgbb_cpp_rng_sample', PACKAGE = 'pgbb', kind, n, par, seed)
+    .Call(`_pgbb_cpp_rng_sample`, kind, n, par, seed)
 }
 
 cpp_rdirichlet <- function(k, S, gamma, seed) {
-    .Call('_pgbb_cpp_rdirichlet', PACKAGE = 'pgbb', k, S, gamma, seed)
+    .Call(`_pgbb_cpp_rdirichlet`, k, S, gamma, seed)
 }
 
 cpp_poisson_subset <- function(n, q, seed) {
-    .Call('_pgbb_cpp_poisson_subset', PACKAGE = 'pgbb', n, q, seed)
+    .Call(`_pgbb_cpp_poisson_subset`, n, q, seed)
+}
+
+cpp_loss_bound <- function(spec, bounds, box, taus) {
+    .Call(`_pgbb_cpp_loss_bound`, spec, bounds, box, taus)
+}
+
+cpp_loss_eval <- function(spec, theta, x, y, tau) {
+    .Call(`_pgbb_cpp_loss_eval`, spec, theta, x, y, tau)
+}
+
+cpp_pgbb_train <- function(x, y, spec, generator, partition, blocks, settings, seed, progress) {
+    .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partition, blocks, settings, seed, progress)
+}
+
+cpp_generator_eval <- function(generator, layers, U, tau) {
+    .Call(`_pgbb_cpp_generator_eval`, generator, layers, U, tau)
+}
+
+cpp_generator_vjp <- function(generator, layers, input, dtheta) {
+    .Call(`_pgbb_cpp_generator_vjp`, generator, layers, input, dtheta)
+}
+
+cpp_generator_init <- function(generator, seed) {
+    .Call(`_pgbb_cpp_generator_init`, generator, seed)
 }
 

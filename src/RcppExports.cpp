@@ -53,6 +53,27 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_exact_bootstrap
+Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::IntegerVector partition, int blocks, double gamma, int draws, double tau, Rcpp::NumericVector start, Rcpp::NumericMatrix U, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_exact_bootstrap(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP gammaSEXP, SEXP drawsSEXP, SEXP tauSEXP, SEXP startSEXP, SEXP USEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type partition(partitionSEXP);
+    Rcpp::traits::input_parameter< int >::type blocks(blocksSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< int >::type draws(drawsSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type start(startSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type U(USEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_bootstrap(x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rng_sample
 Rcpp::NumericVector cpp_rng_sample(std::string kind, int n, Rcpp::NumericVector par, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_rng_sample(SEXP kindSEXP, SEXP nSEXP, SEXP parSEXP, SEXP seedSEXP) {
@@ -94,14 +115,109 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_loss_bound
+double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::NumericVector taus);
+RcppExport SEXP _pgbb_cpp_loss_bound(SEXP specSEXP, SEXP boundsSEXP, SEXP boxSEXP, SEXP tausSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type bounds(boundsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type box(boxSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_loss_bound(spec, bounds, box, taus));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_loss_eval
+Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau);
+RcppExport SEXP _pgbb_cpp_loss_eval(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_loss_eval(spec, theta, x, y, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_pgbb_train
+Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::List generator, Rcpp::IntegerVector partition, int blocks, Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress);
+RcppExport SEXP _pgbb_cpp_pgbb_train(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP generatorSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP settingsSEXP, SEXP seedSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type partition(partitionSEXP);
+    Rcpp::traits::input_parameter< int >::type blocks(blocksSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type settings(settingsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::RObject >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_pgbb_train(x, y, spec, generator, partition, blocks, settings, seed, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_generator_eval
+Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix U, Rcpp::NumericVector tau);
+RcppExport SEXP _pgbb_cpp_generator_eval(SEXP generatorSEXP, SEXP layersSEXP, SEXP USEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type layers(layersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type U(USEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_eval(generator, layers, U, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_generator_vjp
+Rcpp::List cpp_generator_vjp(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix input, Rcpp::NumericMatrix dtheta);
+RcppExport SEXP _pgbb_cpp_generator_vjp(SEXP generatorSEXP, SEXP layersSEXP, SEXP inputSEXP, SEXP dthetaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type layers(layersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type input(inputSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type dtheta(dthetaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_vjp(generator, layers, input, dtheta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_generator_init
+Rcpp::List cpp_generator_init(Rcpp::List generator, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_generator_init(SEXP generatorSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_init(generator, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_exact_bootstrap", (DL_FUNC) &_pgbb_cpp_exact_bootstrap, 11},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
+    {"_pgbb_cpp_loss_bound", (DL_FUNC) &_pgbb_cpp_loss_bound, 4},
+    {"_pgbb_cpp_loss_eval", (DL_FUNC) &_pgbb_cpp_loss_eval, 5},
+    {"_pgbb_cpp_pgbb_train", (DL_FUNC) &_pgbb_cpp_pgbb_train, 9},
+    {"_pgbb_cpp_generator_eval", (DL_FUNC) &_pgbb_cpp_generator_eval, 4},
+    {"_pgbb_cpp_generator_vjp", (DL_FUNC) &_pgbb_cpp_generator_vjp, 4},
+    {"_pgbb_cpp_generator_init", (DL_FUNC) &_pgbb_cpp_generator_init, 2},
     {NULL, NULL, 0}
 };
 

@@ -3,9 +3,15 @@
 #define PGBB_CORE_DESIGN_H
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <vector>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "blocking.h"
 
@@ -30,15 +36,24 @@ class RowStore {
     if (part && static_cast<int64_t>(part->block.size()) != n)
       throw std::invalid_argument("design: block partition does not match the number of records");
     const int need = p + 2;
-    const int line = static_cast<int>(64 / sizeof(T));
+    const int line = static_cast<int>(64 / sizeof(T));  // values per cache line
     stride_ = 1;
     while (stride_ < need && stride_ < line) stride_ *= 2;
     if (stride_ < need) stride_ = (need + line - 1) / line * line;
-    buf_.assign(static_cast<size_t>(n) * stride_ + line, T(0));
-    // Align the first row to 64 bytes.
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(buf_.data());
-    const size_t skip = ((64 - addr % 64) % 64) / sizeof(T);
-    data_ = buf_.data() + skip;
+    // 64-byte alignment (rows never straddle cache lines); for large designs,
+    // 2 MiB alignment and, on Linux, a request for transparent huge pages:
+    // Poisson subsets touch rows all over the design, and with 4 KiB pages
+    // nearly every row read of a large n also misses the TLB.
+    const size_t bytes = static_cast<size_t>(n) * stride_ * sizeof(T);
+    const size_t align = bytes >= (size_t(8) << 20) ? (size_t(2) << 20) : size_t(64);
+    const size_t total = (bytes + align - 1) / align * align;
+    data_ = static_cast<T*>(std::aligned_alloc(align, total));
+    if (!data_) throw std::bad_alloc();
+    mem_.reset(data_);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align > 64) madvise(data_, total, MADV_HUGEPAGE);  // advice only: failure is harmless
+#endif
+    std::memset(static_cast<void*>(data_), 0, total);
     for (int64_t i = 0; i < n; ++i) {
       T* r = data_ + static_cast<size_t>(i) * stride_;
       for (int j = 0; j < p; ++j) r[j] = static_cast<T>(x[i + static_cast<size_t>(j) * n]);
@@ -48,7 +63,7 @@ class RowStore {
     }
   }
 
-  // data_ points into buf_: copying would leave it pointing at the source.
+  // One owner of the buffer.
   RowStore(const RowStore&) = delete;
   RowStore& operator=(const RowStore&) = delete;
 
@@ -66,7 +81,10 @@ class RowStore {
  private:
   int64_t n_;
   int p_, stride_ = 1;
-  std::vector<T> buf_;
+  struct Free {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> mem_;
   T* data_ = nullptr;
 };
 

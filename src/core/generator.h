@@ -51,11 +51,16 @@ class Generator {
   using VecMap = Eigen::Map<Vec>;
   using CVecMap = Eigen::Map<const Vec>;
 
+  /// n_direct: number of trailing inputs (the level features of a joint fit)
+  /// whose direct path to the output is, like the output bias, in units of
+  /// the box half-width and trained from the first iteration (warm-up).
   Generator(int n_in, std::vector<int> hidden, Box box, std::vector<double> in_shift,
-            std::vector<double> in_scale)
-      : n_in_(n_in), hidden_(std::move(hidden)), box_(std::move(box)),
+            std::vector<double> in_scale, int n_direct = 0)
+      : n_in_(n_in), n_direct_(n_direct), hidden_(std::move(hidden)), box_(std::move(box)),
         shift_(std::move(in_shift)), scale_(std::move(in_scale)) {
     if (n_in_ < 1) throw std::invalid_argument("generator: need at least one input");
+    if (n_direct_ < 0 || n_direct_ >= n_in_)
+      throw std::invalid_argument("generator: 'n_direct' must be in [0, n_in)");
     if (static_cast<int>(shift_.size()) != n_in_ || static_cast<int>(scale_.size()) != n_in_)
       throw std::invalid_argument("generator: input standardisation has the wrong length");
     for (int h : hidden_)
@@ -72,6 +77,14 @@ class Generator {
   }
 
   int n_in() const { return n_in_; }
+  int n_direct() const { return n_direct_; }
+  /// Offset in phi of the parameters trained from the first iteration: the
+  /// output layer's columns of the direct inputs and the output bias, which
+  /// are contiguous at the end of phi.
+  int64_t tail_offset() const {
+    const int L = n_hidden();
+    return weight_offset(L) + static_cast<int64_t>(layer_in(L) - n_direct_) * d_;
+  }
   int n_out() const { return d_; }
   int n_hidden() const { return static_cast<int>(hidden_.size()); }
   const std::vector<int>& hidden() const { return hidden_; }
@@ -129,6 +142,7 @@ class Generator {
     dz_.resize(max_out, K);
     da_.resize(max_in, K);
     gbuf_.resize(max_out);
+    tail_.resize(d_);
     kmax_ = K;
   }
 
@@ -157,10 +171,16 @@ class Generator {
       next.colwise() += b;
       next = next.cwiseMax(Scalar(0));
     }
+    // Output: z = W_main a_main + half * (W_direct a_direct + b).
+    const int in_main = layer_in(L) - n_direct_;
     CMatMap W(phi_.data() + weight_offset(L), d_, layer_in(L));
     CVecMap b(phi_.data() + bias_offset(L), d_);
-    for (int k = 0; k < K; ++k) z_.col(k).noalias() = W * acts_[L].col(k);
-    z_.leftCols(K).colwise() += b.cwiseProduct(bias_scale_);
+    for (int k = 0; k < K; ++k) {
+      z_.col(k).noalias() = W.leftCols(in_main) * acts_[L].col(k).head(in_main);
+      tail_ = b;
+      for (int j = 0; j < n_direct_; ++j) tail_ += W.col(in_main + j) * acts_[L](in_main + j, k);
+      z_.col(k) += tail_.cwiseProduct(bias_scale_);
+    }
     for (int k = 0; k < K; ++k)
       for (int j = 0; j < d_; ++j) {
         double th, sl;
@@ -181,7 +201,8 @@ class Generator {
   /// piece is taken before the call, so it sees the old weights. One pass over
   /// each weight matrix then both back-propagates and updates (and the
   /// gradient never has to be stored whole). With output_bias_only, only the
-  /// output bias is handed over (warm-up, see TrainConfig::warmup).
+  /// tail (output bias and direct columns, see tail_offset()) is handed over
+  /// (warm-up, see TrainConfig::warmup).
   template <class Update>
   void backward(const double* dtheta, Update&& update, bool output_bias_only = false) {
     const int K = k_;
@@ -195,13 +216,22 @@ class Generator {
       MatMap W(phi_.data() + weight_offset(l), out, in);
       auto dzl = dz_.topLeftCorner(out, K);
       auto gcol = gbuf_.head(out);
-      // Bias: d/db = sum_k dz (the output bias is in units of the half-width).
+      // Bias: d/db = sum_k dz (times the half-width at the output).
       gcol = dzl.rowwise().sum();
       if (l == L) gcol = gcol.cwiseProduct(bias_scale_);
       update(bias_offset(l), phi_.data() + bias_offset(l), gcol.data(), out);
-      if (output_bias_only) return;
       const int hprev = l == 0 ? 0 : hidden_[l - 1];
-      for (int j = 0; j < in; ++j) {
+      const int first_direct = l == L ? in - n_direct_ : in;
+      // The output layer's direct columns (in half-width units), then the rest.
+      for (int j = in - 1; j >= first_direct; --j) {
+        auto wj = W.col(j);
+        if (K == 1) gcol = dzl.col(0) * acts_[l](j, 0);
+        else gcol.noalias() = dzl * acts_[l].row(j).head(K).transpose();
+        gcol = gcol.cwiseProduct(bias_scale_);
+        update(weight_offset(l) + static_cast<int64_t>(j) * out, wj.data(), gcol.data(), out);
+      }
+      if (output_bias_only) return;
+      for (int j = 0; j < first_direct; ++j) {
         auto wj = W.col(j);
         // Back-propagate through column j of W before it changes; only the
         // first hprev inputs of layer l depend on phi (the rest is the input).
@@ -240,7 +270,7 @@ class Generator {
   }
 
  private:
-  int n_in_, d_ = 0;
+  int n_in_, n_direct_ = 0, d_ = 0;
   std::vector<int> hidden_;
   Box box_;
   std::vector<double> shift_, scale_;
@@ -252,7 +282,7 @@ class Generator {
 
   std::vector<Mat> acts_;
   Mat z_, slope_, dz_, da_;
-  Vec gbuf_;
+  Vec gbuf_, tail_;
 };
 
 }  // namespace pgbb

@@ -11,6 +11,15 @@
 //       bounds, every theta in the public box and every tau of the grid:
 //       +infinity when the declared bounds do not bound the gradient.
 //   bool theta_ok(theta) const                        theta in the loss's domain
+//   static constexpr int kExtra                       see below
+//
+// Regression losses also provide the "linear score" form that the trainer's
+// hot loop uses: with e = x'beta (beta the first p coordinates of theta) the
+// gradient is g = (a x, extra_1..extra_m), m = kExtra = d - p, and
+//   double score(theta, e, y, tau, extra) const       returns a, fills extra.
+// Then ||g||^2 = a^2 ||x||^2 + sum extra^2 needs no pass over g, and the
+// statistic takes one fused pass over the record. Losses without that form
+// set kExtra = -1 and the trainer uses gradient().
 //
 // x points at the p covariates of one record (float or double: the trainer may
 // store the design in single precision); arithmetic is in double. Nothing here
@@ -27,6 +36,7 @@
 #include <vector>
 
 #include "box.h"
+#include "normal.h"
 
 namespace pgbb {
 
@@ -62,9 +72,15 @@ inline double dot(const double* a, const T* x, int p) {
   for (int j = 0; j < p; ++j) s += a[j] * static_cast<double>(x[j]);
   return s;
 }
-/// Standard normal cdf and density.
-inline double norm_cdf(double z) { return 0.5 * std::erfc(-z * 0.70710678118654752440); }
-inline double norm_pdf(double z) { return 0.39894228040143267794 * std::exp(-0.5 * z * z); }
+using pgbb::norm_cdf;
+using pgbb::norm_pdf;
+/// Phi(z), skipping erfc where |z| > 9: there Phi is within 1.2e-19 of 0 or
+/// 1 (for residuals many bandwidths from zero, the common case).
+inline double norm_cdf_fast(double z) {
+  if (z > 9.0) return 1.0;
+  if (z < -9.0) return 0.0;
+  return norm_cdf(z);
+}
 /// H += w a a' on the leading p x p block of a d x d column-major matrix.
 template <class T>
 inline void add_outer(const T* a, int p, double w, double* H, int d) {
@@ -87,8 +103,16 @@ inline double max_tau_side(const std::vector<double>& taus) {
 struct HuberLoss {
   int p;
   double c = 1.345, kappa = 0.71;
+  static constexpr int kExtra = 1;
 
   int dim() const { return p + 1; }
+
+  double score(const double* th, double xb, double y, double, double* extra) const {
+    const double z = (y - xb) / th[p];
+    const double psi = z > c ? c : (z < -c ? -c : z);
+    extra[0] = std::fabs(z) <= c ? 0.5 * (kappa - z * z) : 0.5 * (kappa - c * c);
+    return -psi;
+  }
   bool theta_ok(const double* th) const { return th[p] > 0.0; }
 
   template <class T>
@@ -150,8 +174,13 @@ struct HuberLoss {
 struct QuantileLoss {
   int p;
   double h = 0.1;
+  static constexpr int kExtra = 0;
 
   int dim() const { return p; }
+
+  double score(const double*, double xb, double y, double tau, double*) const {
+    return (1.0 - tau) - detail::norm_cdf_fast((y - xb) / h);
+  }
   bool theta_ok(const double*) const { return true; }
 
   template <class T>
@@ -165,7 +194,7 @@ struct QuantileLoss {
   template <class T>
   void gradient(const double* th, const T* x, double y, double tau, double* g) const {
     const double r = y - detail::dot(th, x, p);
-    const double psi = detail::norm_cdf(r / h) - (1.0 - tau);
+    const double psi = detail::norm_cdf_fast(r / h) - (1.0 - tau);
     for (int j = 0; j < p; ++j) g[j] = -psi * static_cast<double>(x[j]);
   }
 
@@ -188,6 +217,7 @@ struct QuantileLoss {
 struct GaussianMeanLoss {
   int p;
   double scale = 1.0;
+  static constexpr int kExtra = -1;
 
   int dim() const { return p; }
   bool theta_ok(const double*) const { return true; }
@@ -229,6 +259,7 @@ struct GaussianMeanLoss {
 /// the closed form). The paper clips the gradient at C = 8.
 struct ExponentialMeanLoss {
   int p = 1;
+  static constexpr int kExtra = -1;
 
   int dim() const { return 1; }
   bool theta_ok(const double* th) const { return th[0] > 0.0; }
@@ -268,6 +299,7 @@ struct ExponentialMeanLoss {
 /// gradient (sigmoid(x'beta) - y) x, so ||g|| < ||x|| <= B_x sqrt(p).
 struct LogisticLoss {
   int p;
+  static constexpr int kExtra = 0;
 
   int dim() const { return p; }
   bool theta_ok(const double*) const { return true; }
@@ -278,6 +310,8 @@ struct LogisticLoss {
     const double t = std::exp(e);
     return t / (1.0 + t);
   }
+
+  double score(const double*, double xb, double y, double, double*) const { return sigmoid(xb) - y; }
 
   template <class T>
   double value(const double* th, const T* x, double y, double) const {
@@ -304,8 +338,11 @@ struct LogisticLoss {
 /// |r| <= max|y| + sum_j max|x_j| max|beta_j|.
 struct SquaredLoss {
   int p;
+  static constexpr int kExtra = 0;
 
   int dim() const { return p; }
+
+  double score(const double*, double xb, double y, double, double*) const { return xb - y; }
   bool theta_ok(const double*) const { return true; }
 
   template <class T>
