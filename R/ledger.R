@@ -1,0 +1,75 @@
+# The privacy ledger of a PGBB fit: the noise scale from the accountant and
+# every setting the guarantee depends on.
+
+# The accountant functions live in another part of the package; look them up
+# at run time so a build without them can still fit with a given sigma.
+.accountant_fun <- function(name) {
+  ns <- asNamespace("pgbb")
+  if (exists(name, envir = ns, inherits = FALSE)) get(name, envir = ns) else NULL
+}
+
+.privacy_ledger <- function(epsilon, delta, sigma, n, blocks, gamma, clip, rate, iterations, mc,
+                            J, m, alpha, accountant, conversion, ...) {
+  args <- list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
+               iterations = iterations, mc = mc, J = J, m = m, alpha = alpha,
+               accountant = accountant, conversion = conversion, ...)
+  target <- NA_real_
+  order <- NA_real_
+  if (!is.null(epsilon)) {
+    target <- epsilon
+    if (is.infinite(epsilon)) {
+      sigma <- 0
+    } else {
+      sigma_fun <- .accountant_fun("pgbb_sigma")
+      if (is.null(sigma_fun))
+        stop("This build of pgbb has no privacy accountant (pgbb_sigma()); give 'sigma' instead of 'epsilon'.",
+             call. = FALSE)
+      sigma <- do.call(sigma_fun, c(list(epsilon = epsilon), args))
+      if (!is.numeric(sigma) || length(sigma) != 1L || !is.finite(sigma) || sigma <= 0)
+        stop("internal error: the accountant returned an invalid noise scale.", call. = FALSE)
+    }
+  }
+  sigma <- as.numeric(sigma)
+  if (sigma == 0) {
+    achieved <- Inf
+  } else {
+    eps_fun <- .accountant_fun("pgbb_epsilon")
+    if (is.null(eps_fun)) {
+      achieved <- NA_real_
+      message("pgbb_fit(): no privacy accountant in this build; the ledger records sigma only.")
+    } else {
+      achieved <- do.call(eps_fun, c(list(sigma = sigma), args))
+      order <- attr(achieved, "order")
+      if (is.null(order)) order <- NA_real_
+      achieved <- as.numeric(achieved)
+      if (!is.na(target) && !(achieved <= target * (1 + 1e-9)))
+        stop(sprintf("internal error: the accountant's sigma gives epsilon = %.6g above the target %.6g.",
+                     achieved, target), call. = FALSE)
+    }
+  }
+  structure(list(epsilon = achieved, target_epsilon = target, delta = delta, sigma = sigma,
+                 accountant = accountant, conversion = conversion, order = as.numeric(order),
+                 iterations = as.integer(iterations), mc = as.integer(mc), rate = rate,
+                 blocks = as.integer(blocks), gamma = gamma, clip = clip, n = as.integer(n),
+                 alpha = alpha, J = J, m = m, extra = list(...)),
+            class = "pgbb_ledger")
+}
+
+#' @export
+format.pgbb_ledger <- function(x, digits = 4L, ...) {
+  f <- function(v) format(v, digits = digits)
+  privacy <- if (x$sigma == 0) "none (sigma = 0: non-private blocked bootstrap)" else
+    sprintf("(epsilon = %s, delta = %s)-DP%s", if (is.na(x$epsilon)) "NA (no accountant)" else f(x$epsilon),
+            f(x$delta), if (is.na(x$order)) "" else sprintf(", Renyi order %s", f(x$order)))
+  c(sprintf("privacy:   %s", privacy),
+    sprintf("noise:     sigma = %s, clip C = %s; accountant %s, conversion %s", f(x$sigma), f(x$clip),
+            x$accountant, x$conversion),
+    sprintf("training:  T = %d, K = %d, q = %s, S = %d, gamma = %s, n = %d", x$iterations, x$mc,
+            f(x$rate), x$blocks, f(x$gamma), x$n))
+}
+
+#' @export
+print.pgbb_ledger <- function(x, ...) {
+  cat(format(x, ...), sep = "\n")
+  invisible(x)
+}

@@ -1,0 +1,68 @@
+# Losses known to the trainer and the exact bootstraps (src/core/losses.h), and
+# the public quantities that define them. Internal helpers.
+
+.pgbb_losses <- c("huber", "quantile", "mean", "exponential", "logistic", "squared")
+
+# Losses whose argmin depends on a response y.
+.loss_needs_y <- function(loss) loss %in% c("huber", "quantile", "logistic", "squared")
+
+# Dimension of theta: p coefficients, plus the scale for Huber regression.
+.loss_dim <- function(loss, p) if (loss == "huber") p + 1L else p
+
+.coef_names <- function(loss, xnames) if (loss == "huber") c(xnames, "scale") else xnames
+
+# Coordinates that are positive scales (mapped on the log scale by the generator).
+.loss_log_coords <- function(loss, d) {
+  out <- rep(FALSE, d)
+  if (loss == "huber") out[d] <- TRUE
+  if (loss == "exponential") out[] <- TRUE
+  out
+}
+
+.loss_spec <- function(loss, p, huber_c = 1.345, huber_kappa = 0.71, bandwidth = 0.1, scale = 1) {
+  list(name = loss, p = as.integer(p), huber_c = as.numeric(huber_c),
+       huber_kappa = as.numeric(huber_kappa), bandwidth = as.numeric(bandwidth),
+       scale = as.numeric(scale))
+}
+
+# Loss settings shown to the user and stored in a fit.
+.loss_settings <- function(spec) {
+  switch(spec$name,
+         huber = list(huber_c = spec$huber_c, huber_kappa = spec$huber_kappa),
+         quantile = list(bandwidth = spec$bandwidth),
+         mean = list(scale = spec$scale),
+         list())
+}
+
+.loss_label <- function(loss) {
+  switch(loss,
+         huber = "Huber regression with scale",
+         quantile = "convolution-smoothed quantile regression",
+         mean = "Gaussian mean (known scale), clipped score",
+         exponential = "Exponential mean, clipped score",
+         logistic = "logistic regression",
+         squared = "least squares, clipped score")
+}
+
+# Validates the loss-specific settings passed through `...` or named arguments.
+.check_loss_settings <- function(huber_c, huber_kappa, bandwidth, scale) {
+  .check_positive(huber_c, "huber_c")
+  .check_positive(huber_kappa, "huber_kappa")
+  .check_positive(bandwidth, "bandwidth")
+  .check_positive(scale, "scale")
+  invisible(TRUE)
+}
+
+# The quantile levels: NULL for losses without a level; for "quantile" a grid
+# in (0, 1), the default 0.5.
+.check_tau <- function(tau, loss) {
+  if (loss != "quantile") {
+    if (!is.null(tau)) .arg_fail("tau", sprintf("NULL for loss '%s' (it has no level)", loss))
+    return(0.5)
+  }
+  if (is.null(tau)) return(0.5)
+  if (!is.numeric(tau) || length(tau) == 0L || anyNA(tau) || any(tau <= 0 | tau >= 1))
+    .arg_fail("tau", "a vector of quantile levels strictly between 0 and 1")
+  if (anyDuplicated(tau)) .arg_fail("tau", "a vector of distinct levels")
+  sort(as.numeric(tau))
+}

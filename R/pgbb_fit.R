@@ -1,0 +1,346 @@
+#' Fit a private generative Bayesian bootstrap (PGBB) generator
+#'
+#' The matrix-level PGBB fitter. It splits the `n` records into `blocks`
+#' random blocks (drawn independently of the data), then trains a neural
+#' generator \eqn{G(u)} of blocked Bayesian-bootstrap draws by the noisy
+#' gradient scheme of eq. (4) of the PGBB paper (Algorithm 1; Algorithm 2 and
+#' Section 2.5 when `tau` is a grid): at every iteration and Monte Carlo draw a
+#' Poisson subset of the records (rate `rate`), block weights
+#' \eqn{u \sim \mathrm{Dirichlet}(\gamma 1_S)}, the per-record gradients of the
+#' loss clipped to norm `clip`, weighted by \eqn{u_{\pi(j)}/n_{\pi(j)}}, summed,
+#' and perturbed by \eqn{N(0, \sigma^2 I)}. The noise scale \eqn{\sigma} comes
+#' from the privacy accountant ([pgbb_sigma()]) for the requested
+#' \eqn{(\epsilon, \delta)} with exactly the settings used in training. After
+#' training, any number of posterior draws ([posterior_draws()]) costs no
+#' further privacy (post-processing).
+#'
+#' @section Public inputs: Everything that the privacy guarantee depends on is
+#'   declared, never estimated: the covariate ranges `x_bounds` (and `y_bounds`
+#'   where the loss needs them), the parameter `box`, `n`, and all tuning
+#'   settings. Data outside the declared ranges is clipped to them; the number
+#'   of clipped values is reported in a message to you, the analyst, and is not
+#'   part of the result (it is not private). The gradient bound `clip` defaults
+#'   to the loss's bound over the declared ranges (below); every per-record
+#'   gradient is additionally clipped to norm `clip` before it enters the
+#'   statistic, so the guarantee holds whatever the data.
+#'
+#' @section Losses and their default gradient bounds:
+#' \describe{
+#'   \item{`"huber"`}{Huber regression with a scale, \eqn{\theta = (\beta, s)},
+#'     \eqn{l = s \rho_c((y - x'\beta)/s) + \kappa s / 2} (Section 5.1), with
+#'     bound \eqn{C_H = \sqrt{c^2 B^2 + ((c^2 + \kappa)/2)^2}}, where
+#'     \eqn{B = \sqrt{\sum_j \max(l_j^2, u_j^2)}} bounds \eqn{\|x\|} over
+#'     `x_bounds` (\eqn{B = B_x \sqrt{p}} for the box \eqn{[-B_x, B_x]^p} of SM
+#'     S3.2). The last row of `box` is the scale's range and must be positive.}
+#'   \item{`"quantile"`}{Convolution-smoothed quantile loss with a Gaussian kernel of
+#'     bandwidth `bandwidth` (Section 6); bound \eqn{\max(\tau, 1 - \tau) B}, and for a
+#'     grid of levels the level-uniform \eqn{\max_\tau \max(\tau, 1-\tau) B}.}
+#'   \item{`"mean"`}{Gaussian mean with known `scale`, clipped score (Section 5.2):
+#'     default `clip = 8` (or the exact bound over `x_bounds` and `box` if smaller).}
+#'   \item{`"exponential"`}{Exponential mean, clipped score, default `clip = 8` likewise.}
+#'   \item{`"logistic"`}{Logistic regression with \eqn{y \in \{0, 1\}}; bound \eqn{B}.}
+#'   \item{`"squared"`}{Least squares with clipped score; the default bound needs `y_bounds`.}
+#' }
+#'
+#' @section The generator: A ReLU network with `hidden` widths whose input,
+#'   the block weights \eqn{S u} (and \eqn{2(\tau - 1/2)} for a grid of
+#'   levels), is also fed to every later layer (SM S3.2). Its output is mapped
+#'   into `box` by a soft clip: the identity on the central 90% of each
+#'   coordinate's range, with smooth tanh shoulders in the outer 5% on each
+#'   side (positive scales on the log scale), so every draw lies inside the
+#'   box and no gradient is ever exactly zero. Posterior mass near a face is
+#'   pulled inwards, so choose a generous box. Training uses Adam with a
+#'   cosine-decayed learning rate (to `lr_floor` times `learning_rate`) or
+#'   plain SGD, after a warm-up (`warmup`, a fraction of `iterations`) in which
+#'   only the output bias moves, from the box centre towards the data.
+#'
+#' @param x Numeric matrix of covariates (one row per record); for the mean
+#'   losses, the variable(s) whose mean is estimated.
+#' @param y Response vector (regression losses; `NULL` for the mean losses).
+#' @param loss One of `"huber"`, `"quantile"`, `"mean"`, `"exponential"`,
+#'   `"logistic"`, `"squared"`.
+#' @param epsilon Privacy budget \eqn{\epsilon > 0}. Give exactly one of
+#'   `epsilon` and `sigma`.
+#' @param delta Privacy parameter \eqn{\delta}; defaults to `1/n`.
+#' @param sigma Noise standard deviation to use directly instead of
+#'   `epsilon`; `sigma = 0` fits the non-private generative blocked bootstrap.
+#' @param box The public parameter box: a vector `c(lower, upper)` for every
+#'   coordinate, or a `d` x 2 matrix (for `"huber"`, `d = p + 1` and the last
+#'   row bounds the scale).
+#' @param tau Quantile level(s) for `loss = "quantile"` (default 0.5); several
+#'   levels train one joint generator \eqn{G(u, \tau)} under one budget.
+#' @param blocks Number of blocks `S`.
+#' @param gamma Dirichlet concentration of the block weights; default
+#'   [gamma_star()]`(n, blocks)`.
+#' @param rate Poisson subsampling rate `q` in (0, 1].
+#' @param iterations Number of training iterations `T`.
+#' @param mc Monte Carlo draws `K` of the block weights per iteration.
+#' @param hidden Widths of the hidden layers.
+#' @param optimizer `"adam"` or `"sgd"`.
+#' @param learning_rate Initial learning rate.
+#' @param clip Per-record gradient bound `C` (see the section on losses); `NULL`
+#'   for the loss's default.
+#' @param ... Further arguments for the accountant ([pgbb_sigma()],
+#'   [pgbb_epsilon()]), such as `orders`.
+#' @param x_bounds Public range of every covariate: `c(lower, upper)` for all
+#'   columns or a `p` x 2 matrix. Required by the regression losses.
+#' @param y_bounds Public range `c(lower, upper)` of the response (optional;
+#'   needed for the default bound of `"squared"`).
+#' @param tau_prob Sampling probabilities of the levels in `tau` during joint
+#'   training; default proportional to \eqn{1/(\tau(1-\tau))} (Section 6).
+#' @param bandwidth Smoothing bandwidth `h` of the quantile loss.
+#' @param huber_c,huber_kappa Huber constants `c` and \eqn{\kappa}.
+#' @param scale Known standard deviation of the Gaussian mean model.
+#' @param draws Number of posterior draws stored in the fit (per level).
+#' @param lr_floor Final learning rate as a fraction of `learning_rate`.
+#' @param warmup Fraction of the iterations that update only the output bias.
+#' @param accountant,conversion,J,m,alpha Accountant settings passed to
+#'   [pgbb_sigma()] and recorded in the ledger.
+#' @param precision `"float"` (default; about twice as fast) or `"double"`
+#'   arithmetic for the network during training. Loss gradients, clipping and
+#'   noise are always computed in double precision.
+#' @param partition Optional block ids (as from [block_partition()]), allowed
+#'   only for non-private fits (`sigma = 0`), e.g. to compare with
+#'   [blocked_bootstrap()] on the same blocks. Private fits always draw their own
+#'   partition independently of the data.
+#' @param progress Show a progress bar.
+#' @return An object of class `pgbb_fit`: a list with `coefficients` names,
+#'   `draws` (a `draws` x `d` matrix, or a `draws` x `d` x `length(tau)` array
+#'   for a grid of levels), `ledger` (the privacy ledger: `epsilon`, `delta`,
+#'   `sigma`, `accountant`, `conversion`, `order`, `iterations`, `mc`, `rate`,
+#'   `blocks`, `gamma`, `clip`, `n`, `alpha`, `J`, `m`), the loss and its
+#'   settings, the levels, the box and bounds, and the `generator` (weights as
+#'   plain R matrices, so a saved and reloaded fit still produces draws). It has
+#'   `print`, `summary`, `coef`, `confint`, `vcov` and [posterior_draws()]
+#'   methods. The fit contains no record-level data, no partition (for private
+#'   fits) and no random seed.
+#'
+#' @note `set.seed()` before `pgbb_fit()` reproduces the fit bit for bit (on
+#'   the same build and CPU family). The seed determines the privacy noise, so
+#'   never publish the seed of a released fit.
+#' @references PGBB paper: eq. (4), Algorithms 1 and 2 (SM S1.2), Sections 2.5,
+#'   5 and 6, SM S3.2-S3.3.
+#' @examples
+#' set.seed(1)
+#' n <- 500
+#' x <- cbind(1, runif(n, -1, 1))
+#' y <- drop(x %*% c(1, 2)) + rt(n, 3) / 2
+#' fit <- pgbb_fit(x, y, loss = "huber", sigma = 0, box = rbind(c(-5, 5), c(-5, 5), c(0.01, 5)),
+#'                 x_bounds = c(-1, 1), blocks = 10, rate = 1, iterations = 300,
+#'                 hidden = c(16, 16), learning_rate = 3e-3, draws = 200)
+#' fit
+#' @export
+pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NULL, box,
+                     tau = NULL, blocks = 20, gamma = gamma_star(n, blocks), rate = 0.1,
+                     iterations = 10000, mc = 1, hidden = c(256, 256, 256), optimizer = "adam",
+                     learning_rate = 5e-4, clip = NULL, ..., x_bounds = NULL, y_bounds = NULL,
+                     tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
+                     scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05,
+                     accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
+                     precision = c("float", "double"), partition = NULL,
+                     progress = interactive()) {
+  call <- match.call()
+  if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
+  if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
+    .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
+  precision <- match.arg(precision)
+
+  # Data ------------------------------------------------------------------
+  x <- .as_design(x, loss)
+  n <- nrow(x)
+  p <- ncol(x)
+  y <- .check_response(y, n, loss)
+  .check_loss_settings(huber_c, huber_kappa, bandwidth, scale)
+  tau <- .check_tau(tau, loss)
+  joint <- length(tau) > 1L
+  tau_prob <- .check_tau_prob(tau_prob, tau)
+
+  # Tuning ----------------------------------------------------------------
+  .check_count(blocks, "blocks", min = 2, max = n)
+  .check_positive(gamma, "gamma")
+  .check_rate(rate)
+  .check_count(iterations, "iterations", max = .Machine$integer.max)
+  .check_count(mc, "mc", max = 1e4)
+  hidden <- .check_hidden(hidden)
+  if (!is.character(optimizer) || length(optimizer) != 1L || !(optimizer %in% c("adam", "sgd")))
+    .arg_fail("optimizer", "\"adam\" or \"sgd\"")
+  .check_positive(learning_rate, "learning_rate")
+  if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) || lr_floor < 0 || lr_floor > 1)
+    .arg_fail("lr_floor", "a single number in [0, 1]")
+  if (!is.numeric(warmup) || length(warmup) != 1L || is.na(warmup) || warmup < 0 || warmup >= 1)
+    .arg_fail("warmup", "a single number in [0, 1)")
+  .check_count(draws, "draws", max = 1e7)
+  .check_flag(progress, "progress")
+
+  # Public bounds ---------------------------------------------------------
+  d <- .loss_dim(loss, p)
+  coefnames <- .coef_names(loss, colnames(x))
+  box <- .parse_box(box, d, coefnames, .loss_log_coords(loss, d), loss)
+  if (is.null(x_bounds)) {
+    if (.loss_needs_y(loss))
+      .arg_fail("x_bounds", paste0(
+        "given for loss '", loss, "': the public range of every covariate, c(lower, upper) ",
+        "or a ", p, " x 2 matrix (the gradient bound depends on it; it is never derived from the data)"))
+    xr <- NULL
+  } else {
+    xr <- .parse_ranges(x_bounds, p, "x_bounds")
+    cl <- .clip_columns(x, xr)
+    x <- cl$x
+    .clip_message(cl$clipped, "x", "x_bounds", "pgbb_fit()")
+  }
+  yr <- NULL
+  if (!is.null(y_bounds)) {
+    if (!.loss_needs_y(loss)) .arg_fail("y_bounds", sprintf("NULL for loss '%s' (it has no response)", loss))
+    yr <- .parse_ranges(y_bounds, 1L, "y_bounds")
+    cl <- .clip_columns(matrix(y), yr)
+    y <- drop(cl$x)
+    .clip_message(cl$clipped, "y", "y_bounds", "pgbb_fit()")
+  }
+  spec <- .loss_spec(loss, p, huber_c, huber_kappa, bandwidth, scale)
+  bounds <- list(x_lower = xr$lower, x_upper = xr$upper, y_lower = yr$lower, y_upper = yr$upper)
+  natural <- cpp_loss_bound(spec, bounds, box, tau)
+  clip <- .choose_clip(clip, natural, loss)
+
+  # Privacy ---------------------------------------------------------------
+  if (is.null(delta)) delta <- 1 / n
+  .check_open_unit(delta, "delta")
+  if (is.null(epsilon) == is.null(sigma))
+    stop("Give exactly one of 'epsilon' (a privacy budget) and 'sigma' (a noise scale).", call. = FALSE)
+  if (!is.null(epsilon)) .check_positive(epsilon, "epsilon", allow_inf = TRUE)
+  if (!is.null(sigma)) .check_nonneg(sigma, "sigma")
+  nonprivate <- (!is.null(sigma) && sigma == 0) || (!is.null(epsilon) && is.infinite(epsilon))
+  if (!is.null(partition)) {
+    if (!nonprivate)
+      .arg_fail("partition", paste0("NULL for a private fit: the partition must be drawn independently ",
+                                    "of the data (Section 2.2.2); give it only with sigma = 0"))
+    if (length(partition) != n) .arg_fail("partition", sprintf("of length %d (one id per record)", n))
+    .check_blocks(partition, blocks, "partition")
+  }
+  ledger <- .privacy_ledger(epsilon, delta, sigma, n = n, blocks = blocks, gamma = gamma, clip = clip,
+                            rate = rate, iterations = iterations, mc = mc, J = J, m = m,
+                            alpha = alpha, accountant = accountant, conversion = conversion, ...)
+
+  # Training --------------------------------------------------------------
+  # Draws from R's generator in a fixed order: partition, then training.
+  part_seed <- .rng_seed()
+  if (is.null(partition)) partition <- cpp_block_partition(as.integer(n), as.integer(blocks), part_seed)
+  train_seed <- .rng_seed()
+  generator <- .generator_spec(blocks, joint, hidden, box)
+  settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
+                   sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
+                   tau_prob = tau_prob, warmup = as.numeric(warmup),
+                   callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
+                   optimizer = optimizer, learning_rate = as.numeric(learning_rate),
+                   lr_floor = as.numeric(lr_floor), precision = precision)
+  tick <- NULL
+  if (progress) {
+    pb <- utils::txtProgressBar(min = 0, max = iterations, style = 3)
+    on.exit(close(pb), add = TRUE)
+    tick <- function(done, total) utils::setTxtProgressBar(pb, done)
+  }
+  generator$layers <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
+                                     as.integer(partition), as.integer(blocks), settings,
+                                     train_seed, tick)
+
+  fit <- structure(list(
+    call = call,
+    loss = loss,
+    loss_settings = .loss_settings(spec),
+    coefnames = coefnames,
+    n = n, p = p, d = d,
+    tau = if (loss == "quantile") tau else NULL,
+    tau_prob = if (joint) tau_prob else NULL,
+    joint = joint,
+    box = .box_matrix(box, coefnames),
+    x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, colnames(x)),
+    y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
+    ledger = ledger,
+    training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
+                    lr_floor = lr_floor, warmup = warmup, precision = precision),
+    generator = generator,
+    # The partition is independent of the data; it is kept only for
+    # non-private fits (comparisons with blocked_bootstrap()).
+    partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
+    draws = NULL), class = "pgbb_fit")
+  fit$draws <- posterior_draws(fit, n = draws)
+  fit
+}
+
+# x as a numeric matrix with column names.
+.as_design <- function(x, loss) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.numeric(x)) .arg_fail("x", "a numeric matrix (one row per record)")
+  if (!is.matrix(x)) x <- matrix(x, ncol = 1L, dimnames = list(NULL, if (loss %in% c("mean", "exponential")) "mean" else "x"))
+  if (nrow(x) < 2L) .arg_fail("x", "a matrix with at least two rows")
+  if (ncol(x) < 1L) .arg_fail("x", "a matrix with at least one column")
+  .check_finite_numeric(x, "x")
+  storage.mode(x) <- "double"
+  if (is.null(colnames(x))) colnames(x) <- paste0("x", seq_len(ncol(x)))
+  if (loss == "exponential" && ncol(x) != 1L) .arg_fail("x", "a single column for loss 'exponential'")
+  x
+}
+
+.check_response <- function(y, n, loss) {
+  if (!.loss_needs_y(loss)) {
+    if (!is.null(y)) .arg_fail("y", sprintf("NULL for loss '%s' (the data are in 'x')", loss))
+    return(NULL)
+  }
+  if (is.null(y)) .arg_fail("y", sprintf("given for loss '%s'", loss))
+  if (is.logical(y)) y <- as.numeric(y)
+  if (!is.numeric(y) || is.matrix(y) && ncol(y) != 1L || length(y) != n)
+    .arg_fail("y", sprintf("a numeric vector of length %d (one value per row of 'x')", n))
+  y <- as.numeric(y)
+  .check_finite_numeric(y, "y")
+  if (loss == "logistic" && !all(y %in% c(0, 1))) .arg_fail("y", "0 or 1 for loss 'logistic'")
+  y
+}
+
+.check_tau_prob <- function(tau_prob, tau) {
+  if (is.null(tau_prob)) {
+    w <- 1 / (tau * (1 - tau))  # Section 6: p_k proportional to 1 / (tau_k (1 - tau_k))
+    return(w / sum(w))
+  }
+  if (!is.numeric(tau_prob) || length(tau_prob) != length(tau) || anyNA(tau_prob) ||
+      any(tau_prob < 0) || !(sum(tau_prob) > 0))
+    .arg_fail("tau_prob", sprintf("%d non-negative sampling weights, one per level of 'tau'", length(tau)))
+  tau_prob / sum(tau_prob)
+}
+
+.check_rate <- function(rate) {
+  if (!is.numeric(rate) || length(rate) != 1L || is.na(rate) || rate <= 0 || rate > 1)
+    .arg_fail("rate", "a single number in (0, 1]")
+  invisible(rate)
+}
+
+.check_hidden <- function(hidden) {
+  if (is.null(hidden) || length(hidden) == 0L) return(integer(0))
+  if (!is.numeric(hidden) || anyNA(hidden) || any(hidden != round(hidden)) || any(hidden < 1) ||
+      any(hidden > 1e5))
+    .arg_fail("hidden", "a vector of hidden-layer widths (whole numbers between 1 and 1e5)")
+  as.integer(hidden)
+}
+
+# The per-record gradient bound C: the user's `clip`, or the loss's default.
+.choose_clip <- function(clip, natural, loss) {
+  if (!is.null(clip)) {
+    .check_positive(clip, "clip")
+    return(as.numeric(clip))
+  }
+  if (loss %in% c("mean", "exponential")) return(min(8, natural))  # SM S3.2: clip at C = 8
+  if (!is.finite(natural))
+    .arg_fail("clip", sprintf(paste0("given for loss '%s' without 'y_bounds': its gradient is ",
+                                     "bounded only through the public response range"), loss))
+  natural
+}
+
+# The generator's architecture (everything but the weights): input S u and,
+# for a joint fit, the level features (tau, qnorm(tau)) (src/core/trainer.h).
+.generator_spec <- function(blocks, joint, hidden, box) {
+  S <- as.integer(blocks)
+  nt <- if (joint) 2L else 0L
+  list(version = 1L, n_in = S + nt, n_direct = nt, hidden = as.integer(hidden),
+       # input map v = (input - shift) * scale
+       in_shift = c(rep(0, S), if (joint) c(0.5, 0)),
+       in_scale = c(rep(S, S), if (joint) c(2, 1)),
+       box = box)
+}

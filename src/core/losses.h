@@ -1,0 +1,427 @@
+// Losses l(theta, x) for PGBB (PGBB paper, Sections 2.4, 5.1, 5.2, 6; SM S1.2,
+// S3.2, S3.3). One interface, each loss a small struct:
+//
+//   int dim() const                                   dimension d of theta
+//   double value(theta, x, y, tau) const              l(theta; (x, y)) at level tau
+//   void gradient(theta, x, y, tau, g) const          g = d l / d theta (length d)
+//   void add_hessian(theta, x, y, tau, w, H) const    H += w d^2 l / d theta^2 (d x d,
+//                                                     column-major; smooth losses only)
+//   double gradient_bound(DataBounds, Box, taus) const
+//       a public upper bound on ||g|| over the declared covariate (and response)
+//       bounds, every theta in the public box and every tau of the grid:
+//       +infinity when the declared bounds do not bound the gradient.
+//   bool theta_ok(theta) const                        theta in the loss's domain
+//   static constexpr int kExtra                       see below
+//
+// Regression losses also provide the "linear score" form that the trainer's
+// hot loop uses: with e = x'beta (beta the first p coordinates of theta) the
+// gradient is g = (a x, extra_1..extra_m), m = kExtra = d - p, and
+//   double score(theta, e, y, tau, extra) const       returns a, fills extra.
+// Then ||g||^2 = a^2 ||x||^2 + sum extra^2 needs no pass over g, and the
+// statistic takes one fused pass over the record. Losses without that form
+// set kExtra = -1 and the trainer uses gradient().
+//
+// x points at the p covariates of one record (float or double: the trainer may
+// store the design in single precision); arithmetic is in double. Nothing here
+// looks at more than one record, and no bound is ever computed from data: the
+// bounds are functions of the public DataBounds and Box only.
+#ifndef PGBB_CORE_LOSSES_H
+#define PGBB_CORE_LOSSES_H
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "box.h"
+#include "normal.h"
+
+namespace pgbb {
+
+/// @brief Public bounds on one record: x_j in [x_lower_j, x_upper_j] and, when
+/// declared, y in [y_lower, y_upper]. Declared by the user, never estimated.
+struct DataBounds {
+  std::vector<double> x_lower, x_upper;  ///< empty if not declared
+  bool has_y = false;
+  double y_lower = 0.0, y_upper = 0.0;
+
+  bool has_x() const { return !x_lower.empty(); }
+  /// sqrt(sum_j max(x_lower_j^2, x_upper_j^2)) >= ||x||_2 for every x in the box.
+  /// For the unit box [-B_x, B_x]^p this is the paper's B_x sqrt(p) (SM S3.2).
+  double x_norm_bound() const {
+    if (!has_x()) return std::numeric_limits<double>::infinity();
+    double s = 0.0;
+    for (size_t j = 0; j < x_lower.size(); ++j) {
+      const double a = std::fmax(std::fabs(x_lower[j]), std::fabs(x_upper[j]));
+      s += a * a;
+    }
+    return std::sqrt(s);
+  }
+  double y_abs_bound() const {
+    return has_y ? std::fmax(std::fabs(y_lower), std::fabs(y_upper))
+                 : std::numeric_limits<double>::infinity();
+  }
+};
+
+namespace detail {
+template <class T>
+inline double dot(const double* a, const T* x, int p) {
+  double s = 0.0;
+  for (int j = 0; j < p; ++j) s += a[j] * static_cast<double>(x[j]);
+  return s;
+}
+using pgbb::norm_cdf;
+using pgbb::norm_pdf;
+/// Phi(z), skipping erfc where |z| > 9: there Phi is within 1.2e-19 of 0 or
+/// 1 (for residuals many bandwidths from zero, the common case).
+inline double norm_cdf_fast(double z) {
+  if (z > 9.0) return 1.0;
+  if (z < -9.0) return 0.0;
+  return norm_cdf(z);
+}
+/// H += w a a' on the leading p x p block of a d x d column-major matrix.
+template <class T>
+inline void add_outer(const T* a, int p, double w, double* H, int d) {
+  for (int k = 0; k < p; ++k) {
+    const double wk = w * static_cast<double>(a[k]);
+    for (int j = 0; j < p; ++j) H[j + static_cast<size_t>(k) * d] += wk * static_cast<double>(a[j]);
+  }
+}
+inline double max_tau_side(const std::vector<double>& taus) {
+  double m = 0.0;
+  for (double t : taus) m = std::fmax(m, std::fmax(t, 1.0 - t));
+  return m;
+}
+}  // namespace detail
+
+/// @brief Huber regression with a scale, theta = (beta, s) (Section 5.1):
+///   l = s rho_c((y - x'beta) / s) + kappa s / 2,
+/// rho_c(z) = z^2 / 2 for |z| <= c and c |z| - c^2 / 2 otherwise (Avella-Medina
+/// et al. 2023). Jointly convex in (beta, s) for s > 0 (a perspective function).
+struct HuberLoss {
+  int p;
+  double c = 1.345, kappa = 0.71;
+  static constexpr int kExtra = 1;
+
+  int dim() const { return p + 1; }
+
+  double score(const double* th, double xb, double y, double, double* extra) const {
+    const double z = (y - xb) / th[p];
+    const double psi = z > c ? c : (z < -c ? -c : z);
+    extra[0] = std::fabs(z) <= c ? 0.5 * (kappa - z * z) : 0.5 * (kappa - c * c);
+    return -psi;
+  }
+  bool theta_ok(const double* th) const { return th[p] > 0.0; }
+
+  template <class T>
+  double value(const double* th, const T* x, double y, double) const {
+    const double s = th[p];
+    const double z = (y - detail::dot(th, x, p)) / s;
+    const double az = std::fabs(z);
+    const double rho = az <= c ? 0.5 * z * z : c * az - 0.5 * c * c;
+    return s * rho + 0.5 * kappa * s;
+  }
+
+  /// d/dbeta = -psi_c(z) x and d/ds = rho_c(z) - z psi_c(z) + kappa / 2, which is
+  /// kappa / 2 - z^2 / 2 inside and (kappa - c^2) / 2 outside [-c, c].
+  template <class T>
+  void gradient(const double* th, const T* x, double y, double, double* g) const {
+    const double s = th[p];
+    const double z = (y - detail::dot(th, x, p)) / s;
+    const double psi = z > c ? c : (z < -c ? -c : z);
+    for (int j = 0; j < p; ++j) g[j] = -psi * static_cast<double>(x[j]);
+    g[p] = std::fabs(z) <= c ? 0.5 * (kappa - z * z) : 0.5 * (kappa - c * c);
+  }
+
+  /// Inside [-c, c] the loss is r^2 / (2 s) + kappa s / 2 with r = y - x'beta,
+  /// whose Hessian in (beta, s) is (1 / s) v v' with v = (x, -r / s); outside it
+  /// is linear in (beta, s) away from r = 0.
+  template <class T>
+  void add_hessian(const double* th, const T* x, double y, double, double w, double* H) const {
+    const double s = th[p];
+    const double z = (y - detail::dot(th, x, p)) / s;
+    if (std::fabs(z) > c) return;
+    const int d = p + 1;
+    const double ws = w / s;
+    detail::add_outer(x, p, ws, H, d);
+    for (int j = 0; j < p; ++j) {
+      const double v = ws * static_cast<double>(x[j]) * z;  // (1/s) x_j (r/s)
+      H[j + static_cast<size_t>(p) * d] += v;
+      H[p + static_cast<size_t>(j) * d] += v;
+    }
+    H[p + static_cast<size_t>(p) * d] += ws * z * z;
+  }
+
+  /// C_H = sqrt(c^2 p B_x^2 + ((c^2 + kappa) / 2)^2) (SM S3.2), with the
+  /// p B_x^2 of the unit box replaced by the declared bound on ||x||^2. Since
+  /// |psi_c| <= c and |d l / d s| <= max(kappa, c^2 - kappa) / 2 <= (c^2 + kappa) / 2,
+  /// this holds for every y and every beta, s > 0: the response needs no bound.
+  double gradient_bound(const DataBounds& b, const Box&, const std::vector<double>&) const {
+    const double xb = b.x_norm_bound();
+    const double e = 0.5 * (c * c + kappa);
+    return std::sqrt(c * c * xb * xb + e * e);
+  }
+};
+
+/// @brief Convolution-smoothed quantile loss with a Gaussian kernel (Section 6,
+/// Tan et al. 2022): rho_{tau,h} = rho_tau * K_h evaluated at r = y - x'beta,
+///   rho_{tau,h}(r) = (h G(r / h) + (2 tau - 1) r) / 2,
+///   G(a) = E|a + Z| = a (1 - 2 Phi(-a)) + 2 phi(a),
+/// with derivative psi(r) = Phi(r / h) - (1 - tau) in (tau - 1, tau) (SM S3.3)
+/// and second derivative phi(r / h) / h.
+struct QuantileLoss {
+  int p;
+  double h = 0.1;
+  static constexpr int kExtra = 0;
+
+  int dim() const { return p; }
+
+  double score(const double*, double xb, double y, double tau, double*) const {
+    return (1.0 - tau) - detail::norm_cdf_fast((y - xb) / h);
+  }
+  bool theta_ok(const double*) const { return true; }
+
+  template <class T>
+  double value(const double* th, const T* x, double y, double tau) const {
+    const double r = y - detail::dot(th, x, p);
+    const double a = r / h;
+    const double G = a * (1.0 - 2.0 * detail::norm_cdf(-a)) + 2.0 * detail::norm_pdf(a);
+    return 0.5 * (h * G + (2.0 * tau - 1.0) * r);
+  }
+
+  template <class T>
+  void gradient(const double* th, const T* x, double y, double tau, double* g) const {
+    const double r = y - detail::dot(th, x, p);
+    const double psi = detail::norm_cdf_fast(r / h) - (1.0 - tau);
+    for (int j = 0; j < p; ++j) g[j] = -psi * static_cast<double>(x[j]);
+  }
+
+  template <class T>
+  void add_hessian(const double* th, const T* x, double y, double, double w, double* H) const {
+    const double r = y - detail::dot(th, x, p);
+    detail::add_outer(x, p, w * detail::norm_pdf(r / h) / h, H, p);
+  }
+
+  /// max(tau, 1 - tau) B_x sqrt(p) (SM S3.3); over a grid of levels the
+  /// level-uniform C_* = max_tau max(tau, 1 - tau) B_x sqrt(p) (Algorithm 2).
+  double gradient_bound(const DataBounds& b, const Box&, const std::vector<double>& taus) const {
+    return detail::max_tau_side(taus) * b.x_norm_bound();
+  }
+};
+
+/// @brief Negative log-likelihood of a Gaussian mean with known scale
+/// (Section 5.2): l = ||x - mu||^2 / (2 scale^2), gradient (mu - x) / scale^2.
+/// The gradient is unbounded without data bounds; the paper clips it at C = 8.
+struct GaussianMeanLoss {
+  int p;
+  double scale = 1.0;
+  static constexpr int kExtra = -1;
+
+  int dim() const { return p; }
+  bool theta_ok(const double*) const { return true; }
+
+  template <class T>
+  double value(const double* th, const T* x, double, double) const {
+    double s = 0.0;
+    for (int j = 0; j < p; ++j) {
+      const double r = static_cast<double>(x[j]) - th[j];
+      s += r * r;
+    }
+    return 0.5 * s / (scale * scale);
+  }
+  template <class T>
+  void gradient(const double* th, const T* x, double, double, double* g) const {
+    const double i2 = 1.0 / (scale * scale);
+    for (int j = 0; j < p; ++j) g[j] = (th[j] - static_cast<double>(x[j])) * i2;
+  }
+  template <class T>
+  void add_hessian(const double*, const T*, double, double, double w, double* H) const {
+    for (int j = 0; j < p; ++j) H[j + static_cast<size_t>(j) * p] += w / (scale * scale);
+  }
+  /// max over x in the data box and mu in the parameter box of ||mu - x|| / scale^2.
+  double gradient_bound(const DataBounds& b, const Box& box, const std::vector<double>&) const {
+    if (!b.has_x()) return std::numeric_limits<double>::infinity();
+    double s = 0.0;
+    for (int j = 0; j < p; ++j) {
+      const double a = std::fmax(std::fabs(box.upper(j) - b.x_lower[j]),
+                                 std::fabs(b.x_upper[j] - box.lower(j)));
+      s += a * a;
+    }
+    return std::sqrt(s) / (scale * scale);
+  }
+};
+
+/// @brief Negative log-likelihood of an Exponential mean mu > 0 (Section 5.2):
+/// l = log mu + x / mu, gradient (mu - x) / mu^2. Its weighted minimiser is the
+/// weighted mean of x (not convex in mu globally, so the exact reference uses
+/// the closed form). The paper clips the gradient at C = 8.
+struct ExponentialMeanLoss {
+  int p = 1;
+  static constexpr int kExtra = -1;
+
+  int dim() const { return 1; }
+  bool theta_ok(const double* th) const { return th[0] > 0.0; }
+
+  template <class T>
+  double value(const double* th, const T* x, double, double) const {
+    return std::log(th[0]) + static_cast<double>(x[0]) / th[0];
+  }
+  template <class T>
+  void gradient(const double* th, const T* x, double, double, double* g) const {
+    g[0] = (th[0] - static_cast<double>(x[0])) / (th[0] * th[0]);
+  }
+  template <class T>
+  void add_hessian(const double* th, const T* x, double, double, double w, double* H) const {
+    const double m = th[0];
+    H[0] += w * (2.0 * static_cast<double>(x[0]) - m) / (m * m * m);
+  }
+  /// max over x in [a, b] and mu in [lo, hi] (lo > 0) of |mu - x| / mu^2: for
+  /// fixed mu the worst x is an end of [a, b]; (b - mu) / mu^2 decreases on
+  /// (0, 2b) and increases after, (mu - a) / mu^2 peaks at mu = 2a, so the
+  /// maximum is at lo, hi or clamp(2a, lo, hi).
+  double gradient_bound(const DataBounds& b, const Box& box, const std::vector<double>&) const {
+    if (!b.has_x()) return std::numeric_limits<double>::infinity();
+    const double lo = box.lower(0), hi = box.upper(0);
+    if (!(lo > 0.0)) return std::numeric_limits<double>::infinity();
+    const double a = b.x_lower[0], bb = b.x_upper[0];
+    double best = 0.0;
+    for (double mu : {lo, hi, std::fmin(std::fmax(2.0 * a, lo), hi)}) {
+      const double v = std::fmax(std::fabs(mu - a), std::fabs(bb - mu)) / (mu * mu);
+      best = std::fmax(best, v);
+    }
+    return best;
+  }
+};
+
+/// @brief Logistic regression, y in {0, 1}: l = log(1 + exp(x'beta)) - y x'beta,
+/// gradient (sigmoid(x'beta) - y) x, so ||g|| < ||x|| <= B_x sqrt(p).
+struct LogisticLoss {
+  int p;
+  static constexpr int kExtra = 0;
+
+  int dim() const { return p; }
+  bool theta_ok(const double*) const { return true; }
+
+  static double log1pexp(double e) { return e > 0 ? e + std::log1p(std::exp(-e)) : std::log1p(std::exp(e)); }
+  static double sigmoid(double e) {
+    if (e >= 0) return 1.0 / (1.0 + std::exp(-e));
+    const double t = std::exp(e);
+    return t / (1.0 + t);
+  }
+
+  double score(const double*, double xb, double y, double, double*) const { return sigmoid(xb) - y; }
+
+  template <class T>
+  double value(const double* th, const T* x, double y, double) const {
+    const double e = detail::dot(th, x, p);
+    return log1pexp(e) - y * e;
+  }
+  template <class T>
+  void gradient(const double* th, const T* x, double y, double, double* g) const {
+    const double a = sigmoid(detail::dot(th, x, p)) - y;
+    for (int j = 0; j < p; ++j) g[j] = a * static_cast<double>(x[j]);
+  }
+  template <class T>
+  void add_hessian(const double* th, const T* x, double, double, double w, double* H) const {
+    const double m = sigmoid(detail::dot(th, x, p));
+    detail::add_outer(x, p, w * m * (1.0 - m), H, p);
+  }
+  double gradient_bound(const DataBounds& b, const Box&, const std::vector<double>&) const {
+    return b.x_norm_bound();
+  }
+};
+
+/// @brief Squared loss l = (y - x'beta)^2 / 2, gradient -(y - x'beta) x. Bounded
+/// only through the response bound and the parameter box:
+/// |r| <= max|y| + sum_j max|x_j| max|beta_j|.
+struct SquaredLoss {
+  int p;
+  static constexpr int kExtra = 0;
+
+  int dim() const { return p; }
+
+  double score(const double*, double xb, double y, double, double*) const { return xb - y; }
+  bool theta_ok(const double*) const { return true; }
+
+  template <class T>
+  double value(const double* th, const T* x, double y, double) const {
+    const double r = y - detail::dot(th, x, p);
+    return 0.5 * r * r;
+  }
+  template <class T>
+  void gradient(const double* th, const T* x, double y, double, double* g) const {
+    const double r = y - detail::dot(th, x, p);
+    for (int j = 0; j < p; ++j) g[j] = -r * static_cast<double>(x[j]);
+  }
+  template <class T>
+  void add_hessian(const double*, const T* x, double, double, double w, double* H) const {
+    detail::add_outer(x, p, w, H, p);
+  }
+  double gradient_bound(const DataBounds& b, const Box& box, const std::vector<double>&) const {
+    if (!b.has_x() || !b.has_y) return std::numeric_limits<double>::infinity();
+    double r = b.y_abs_bound();
+    for (int j = 0; j < p; ++j)
+      r += std::fmax(std::fabs(b.x_lower[j]), std::fabs(b.x_upper[j])) * box.abs_max(j);
+    return r * b.x_norm_bound();
+  }
+};
+
+/// @brief A loss chosen at run time (from R) with its settings.
+struct LossSpec {
+  std::string name;  ///< huber, quantile, mean, exponential, logistic, squared
+  int p = 1;         ///< number of covariates (columns of x)
+  double huber_c = 1.345, huber_kappa = 0.71;
+  double bandwidth = 0.1;  ///< quantile smoothing bandwidth h
+  double scale = 1.0;      ///< known scale of the Gaussian mean model
+};
+
+/// @brief Calls f(loss) with the concrete loss struct named by spec, so the
+/// trainer and the solvers are compiled (and inlined) once per loss.
+template <class F>
+auto with_loss(const LossSpec& spec, F&& f) {
+  if (spec.p < 1) throw std::invalid_argument("loss: need at least one covariate column");
+  if (spec.name == "huber") {
+    if (!(spec.huber_c > 0) || !(spec.huber_kappa > 0))
+      throw std::invalid_argument("huber loss: 'huber_c' and 'huber_kappa' must be positive");
+    return f(HuberLoss{spec.p, spec.huber_c, spec.huber_kappa});
+  }
+  if (spec.name == "quantile") {
+    if (!(spec.bandwidth > 0)) throw std::invalid_argument("quantile loss: 'bandwidth' must be positive");
+    return f(QuantileLoss{spec.p, spec.bandwidth});
+  }
+  if (spec.name == "mean") {
+    if (!(spec.scale > 0)) throw std::invalid_argument("mean loss: 'scale' must be positive");
+    return f(GaussianMeanLoss{spec.p, spec.scale});
+  }
+  if (spec.name == "exponential") {
+    if (spec.p != 1) throw std::invalid_argument("exponential loss: 'x' must have one column");
+    return f(ExponentialMeanLoss{});
+  }
+  if (spec.name == "logistic") return f(LogisticLoss{spec.p});
+  if (spec.name == "squared") return f(SquaredLoss{spec.p});
+  throw std::invalid_argument("unknown loss '" + spec.name + "'");
+}
+
+/// @brief Rescales g in place to norm at most C (the clipping guard of Section
+/// 2.4: "clip only the multiplier"). Returns the factor applied. The target is
+/// C (1 - 1e-12) so that rounding in the rescaling can never leave a norm above
+/// C, the sensitivity the accountant was given.
+inline double clip_to_norm(double* g, int d, double C) {
+  double s = 0.0;
+  for (int j = 0; j < d; ++j) s += g[j] * g[j];
+  if (!std::isfinite(s)) {  // a NaN or infinite gradient contributes nothing
+    for (int j = 0; j < d; ++j) g[j] = 0.0;
+    return 0.0;
+  }
+  const double cap = C * (1.0 - 1e-12);
+  if (s <= cap * cap) return 1.0;
+  const double f = cap / std::sqrt(s);
+  for (int j = 0; j < d; ++j) g[j] *= f;
+  return f;
+}
+
+}  // namespace pgbb
+
+#endif  // PGBB_CORE_LOSSES_H

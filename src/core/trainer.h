@@ -1,0 +1,383 @@
+// Noisy training of the PGBB generator: eq. (4) and Algorithm 1 (SM S1.2), and
+// for a grid of levels Section 2.5 and Algorithm 2.
+#ifndef PGBB_CORE_TRAINER_H
+#define PGBB_CORE_TRAINER_H
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "blocking.h"
+#include "design.h"
+#include "generator.h"
+#include "losses.h"
+#include "normal.h"
+#include "optimizer.h"
+#include "rng.h"
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define PGBB_HAVE_MXCSR 1
+#endif
+
+namespace pgbb {
+
+/// @brief Sets the SSE flush-to-zero and denormals-are-zero flags for its
+/// lifetime (restored on exit, exceptions included). Adam's second moments of
+/// tiny single-precision gradients fall into the denormal range, where x86
+/// arithmetic is up to a hundred times slower; flushing them to zero changes
+/// nothing of substance and is deterministic.
+class DenormalGuard {
+ public:
+#ifdef PGBB_HAVE_MXCSR
+  DenormalGuard() : old_(_mm_getcsr()) { _mm_setcsr(old_ | 0x8040u); }
+  ~DenormalGuard() { _mm_setcsr(old_); }
+  /// Restores the caller's flags while user code (the R callback) runs.
+  template <class F>
+  auto outside(F&& f) {
+    _mm_setcsr(old_);
+    struct Back { unsigned v; ~Back() { _mm_setcsr(v | 0x8040u); } } back{old_};
+    return f();
+  }
+ private:
+  unsigned old_;
+#else
+  template <class F>
+  auto outside(F&& f) { return f(); }
+#endif
+};
+
+/// @brief Thrown when the progress callback asks training to stop (a user
+/// interrupt). Nothing trained so far is returned: an interrupted fit releases nothing.
+class TrainingInterrupted : public std::runtime_error {
+ public:
+  TrainingInterrupted() : std::runtime_error("training interrupted by the user") {}
+};
+
+/// @brief Settings of one noisy training run. Every entry is public: none is
+/// computed from the data.
+struct TrainConfig {
+  int iterations = 10000;  ///< T
+  int mc = 1;              ///< K, Monte Carlo draws of u per iteration
+  double rate = 0.1;       ///< q, Poisson subsampling rate
+  double sigma = 0.0;      ///< noise standard deviation (from the accountant); 0: non-private
+  double clip = 0.0;       ///< C, the per-record gradient bound the accountant was given
+  double gamma = 1.0;      ///< Dirichlet concentration of the block weights
+  /// Levels of the loss: one level for an ordinary fit (generator input u);
+  /// several for joint training (generator input (u, tau), Algorithm 2).
+  std::vector<double> tau_grid{0.5};
+  std::vector<double> tau_prob{1.0};  ///< P_tau on tau_grid (joint training)
+  OptimizerConfig optimizer;
+  int callback_every = 250;  ///< iterations between progress/interrupt callbacks
+  /// Fraction of the iterations during which only the output bias (and, in a
+  /// joint fit, the direct path from the level features to the output) is
+  /// updated; the rest of phi stays at its initial value. The generator starts
+  /// as the constant map to the box centre; the warm-up carries it to the bulk
+  /// of the posterior (at every level) before the weights that shape G's
+  /// dependence on u move. Without it the whole network shares that early, large move, and its
+  /// u-dependence picks up spread that later training removes only slowly (at
+  /// the paper's settings the trained generator's SDs were 20-60% too large;
+  /// with a 5% warm-up, 5-15%). Post-processing of the noised statistics like
+  /// any optimiser choice: no effect on the privacy guarantee.
+  double warmup = 0.05;
+
+  bool joint() const { return tau_grid.size() > 1; }
+};
+
+/// @brief Progress and interrupt hook: called with (iterations done, T) every
+/// callback_every iterations; returning true stops training
+/// (TrainingInterrupted). The R glue polls for user interrupts in it.
+using TrainCallback = std::function<bool(int, int)>;
+
+/// @brief Number of generator inputs that encode the level tau in a joint fit.
+constexpr int kTauFeatures = 2;
+
+/// @brief The level features fed to a joint generator G(u, tau): tau itself
+/// and Phi^{-1}(tau). Both are fixed public functions of tau. The second makes
+/// the dominant effect of the level in a location-scale model, the shift
+/// Q_eps(tau) of the intercept, close to linear in the inputs (for Gaussian
+/// errors exactly so), so the direct input-to-output path (Generator's
+/// n_direct) carries it from the warm-up on; any tau in (0, 1) can be
+/// evaluated after training.
+inline void tau_features(double tau, double* out) {
+  out[0] = tau;
+  out[1] = norm_quantile(tau);
+}
+
+/// @brief The generator's fixed input map v = (input - shift) * scale (see
+/// Generator): S u_s for the block weights and, for joint training,
+/// 2 (tau - 1/2) and Phi^{-1}(tau) as is. Public constants only.
+inline void input_standardisation(int S, bool joint, std::vector<double>& shift,
+                                  std::vector<double>& scale) {
+  shift.assign(S, 0.0);
+  scale.assign(S, static_cast<double>(S));
+  if (joint) {
+    shift.push_back(0.5);
+    scale.push_back(2.0);
+    shift.push_back(0.0);
+    scale.push_back(1.0);
+  }
+}
+
+namespace detail {
+
+/// e = x'beta and ||x||^2 of one record (x in float or double, arithmetic in
+/// double), with independent partial sums; on x86-64 two lanes at a time.
+inline void dot_and_norm(const double* th, const double* x, int p, double* e, double* xx) {
+  double b0 = 0.0, b1 = 0.0, n0 = 0.0, n1 = 0.0;
+  int j = 0;
+  for (; j + 1 < p; j += 2) {
+    b0 += th[j] * x[j];
+    b1 += th[j + 1] * x[j + 1];
+    n0 += x[j] * x[j];
+    n1 += x[j + 1] * x[j + 1];
+  }
+  if (j < p) {
+    b0 += th[j] * x[j];
+    n0 += x[j] * x[j];
+  }
+  *e = b0 + b1;
+  *xx = n0 + n1;
+}
+
+inline void dot_and_norm(const double* th, const float* x, int p, double* e, double* xx) {
+#ifdef PGBB_HAVE_MXCSR
+  __m128d b = _mm_setzero_pd(), n = _mm_setzero_pd();
+  int j = 0;
+  for (; j + 1 < p; j += 2) {
+    const __m128d v = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + j))));
+    b = _mm_add_pd(b, _mm_mul_pd(_mm_loadu_pd(th + j), v));
+    n = _mm_add_pd(n, _mm_mul_pd(v, v));
+  }
+  double bb[2], nn[2];
+  _mm_storeu_pd(bb, b);
+  _mm_storeu_pd(nn, n);
+  if (j < p) {
+    const double v = static_cast<double>(x[j]);
+    bb[0] += th[j] * v;
+    nn[0] += v * v;
+  }
+  *e = bb[0] + bb[1];
+  *xx = nn[0] + nn[1];
+#else
+  double b0 = 0.0, b1 = 0.0, n0 = 0.0, n1 = 0.0;
+  int j = 0;
+  for (; j + 1 < p; j += 2) {
+    const double v0 = x[j], v1 = x[j + 1];
+    b0 += th[j] * v0;
+    b1 += th[j + 1] * v1;
+    n0 += v0 * v0;
+    n1 += v1 * v1;
+  }
+  if (j < p) {
+    const double v0 = x[j];
+    b0 += th[j] * v0;
+    n0 += v0 * v0;
+  }
+  *e = b0 + b1;
+  *xx = n0 + n1;
+#endif
+}
+
+/// s += c x (x in float or double, s in double).
+inline void axpy(double c, const double* x, int p, double* s) {
+  for (int j = 0; j < p; ++j) s[j] += c * x[j];
+}
+
+inline void axpy(double c, const float* x, int p, double* s) {
+#ifdef PGBB_HAVE_MXCSR
+  const __m128d cc = _mm_set1_pd(c);
+  int j = 0;
+  for (; j + 1 < p; j += 2) {
+    const __m128d v = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + j))));
+    _mm_storeu_pd(s + j, _mm_add_pd(_mm_loadu_pd(s + j), _mm_mul_pd(cc, v)));
+  }
+  if (j < p) s[j] += c * static_cast<double>(x[j]);
+#else
+  for (int j = 0; j < p; ++j) s[j] += c * static_cast<double>(x[j]);
+#endif
+}
+
+}  // namespace detail
+
+/// @brief Step 4 of train(): s += sum_{j in B} w-bar_j clip_C(grad l(theta; x_j)).
+///
+/// The clip aims at C (1 - 1e-12), so that rounding in the rescaling can never
+/// leave a norm above C, the sensitivity given to the accountant. A NaN or
+/// infinite gradient (or one whose squared norm overflows) contributes
+/// nothing, which is within the sensitivity bound too.
+///
+/// Losses with the linear-score form (losses.h) go through the records in
+/// chunks of kChunk: first e = x'beta and ||x||^2 of every record of the chunk
+/// (independent chains, so the CPU overlaps them instead of waiting on one
+/// record's additions), then the scores a and the factors f = min(1, cap /
+/// ||(a x, extra)||), then s += w f (a x, extra) from rows still in L1. Other
+/// losses form each gradient and clip it with clip_to_norm().
+template <class Loss, class Scalar>
+inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
+                              const std::vector<int64_t>& B, const double* wblock, const double* th,
+                              double tau, double C, double* g, double* s) {
+  constexpr int kChunk = 32;
+  const int p = data.p(), d = loss.dim();
+  const size_t nb = B.size();
+  const double cap = C * (1.0 - 1e-12);
+  if constexpr (Loss::kExtra >= 0) {
+    constexpr int m = Loss::kExtra;
+    const Scalar* rows[kChunk];
+    double coef[kChunk], extra[kChunk][m > 0 ? m : 1];
+    for (size_t c0 = 0; c0 < nb; c0 += kChunk) {
+      const int nc = static_cast<int>(std::min<size_t>(kChunk, nb - c0));
+      for (int i = 0; i < nc; ++i) rows[i] = data.row(B[c0 + i]);
+      for (int i = 0; i < nc; ++i) {
+#if defined(__GNUC__)
+        // Rows of a subset are scattered over the design: prefetch the row of
+        // the next chunk, one per record so the requests stay spread out.
+        if (c0 + kChunk + i < nb) __builtin_prefetch(data.row(B[c0 + kChunk + i]));
+#endif
+        const Scalar* r = rows[i];
+        double xb, xx;
+        detail::dot_and_norm(th, r, p, &xb, &xx);
+        const double a = loss.score(th, xb, static_cast<double>(r[p]), tau, extra[i]);
+        double norm2 = a * a * xx;
+        for (int e = 0; e < m; ++e) norm2 += extra[i][e] * extra[i][e];
+        const double w = wblock[RowStore<Scalar>::block(r, p)];
+        double f = norm2 > cap * cap ? cap / std::sqrt(norm2) : 1.0;  // clip_C
+        if (!std::isfinite(norm2)) f = 0.0;
+        coef[i] = w * f * a;
+        if (!std::isfinite(coef[i])) coef[i] = 0.0, f = 0.0;
+        for (int e = 0; e < m; ++e) extra[i][e] *= w * f;
+      }
+      for (int i = 0; i < nc; ++i) {
+        detail::axpy(coef[i], rows[i], p, s);
+        for (int e = 0; e < m; ++e) s[p + e] += extra[i][e];
+      }
+    }
+  } else {
+    for (size_t i = 0; i < nb; ++i) {
+#if defined(__GNUC__)
+      if (i + kChunk < nb) __builtin_prefetch(data.row(B[i + kChunk]));
+#endif
+      const Scalar* r = data.row(B[i]);
+      loss.gradient(th, r, static_cast<double>(r[p]), tau, g);
+      clip_to_norm(g, d, C);
+      const double w = wblock[RowStore<Scalar>::block(r, p)];
+      for (int j = 0; j < d; ++j) s[j] += w * g[j];
+    }
+  }
+}
+
+/// @brief Runs T iterations of eq. (4) on gen (Algorithm 1; Algorithm 2 when
+/// cfg.joint()). Per iteration t and draw k = 1..K:
+///  1. B_t^(k): Poisson subset of the records, rate q (geometric skipping);
+///  2. u_t^(k) ~ Dirichlet(gamma 1_S), and tau_t^(k) ~ P_tau when joint;
+///  3. theta_k = G(u_k [, tau_k]);
+///  4. s_k = sum_{j in B} w-bar_j clip_C(grad l(theta_k; x_j)) + N(0, sigma^2 I_d),
+///     w-bar_j = u_{pi(j)} / n_{pi(j)} (Section 2.2.2);
+///  5. back-propagate s_k / K through G (the noise enters before the generator's
+///     Jacobian, eq. (4)) and sum over k;
+/// then one optimiser step on the summed gradient. Subsets, block weights,
+/// levels and noise are drawn from rng in a fixed order and none depends on the
+/// data, so the same seed gives the same fit bit for bit. The partition is fixed
+/// for the whole fit (drawn once, independently of the data). After setup the
+/// loop allocates no memory.
+template <class Scalar, class Loss>
+void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition& part,
+           Generator<Scalar>& gen, const TrainConfig& cfg, Rng& rng,
+           const TrainCallback& callback = TrainCallback()) {
+  const int S = static_cast<int>(part.size.size());
+  const int d = loss.dim();
+  const int K = cfg.mc;
+  const int p = data.p();
+  const int64_t n = data.n();
+  const bool joint = cfg.joint();
+  const int n_in = S + (joint ? kTauFeatures : 0);
+  if (S < 2) throw std::invalid_argument("train: need at least two blocks");
+  if (gen.n_out() != d) throw std::invalid_argument("train: generator output does not match the loss");
+  if (gen.n_in() != n_in || gen.n_direct() != (joint ? kTauFeatures : 0))
+    throw std::invalid_argument("train: generator input does not match S (and tau)");
+  if (cfg.iterations < 1 || K < 1) throw std::invalid_argument("train: 'iterations' and 'mc' must be positive");
+  if (!(cfg.rate > 0 && cfg.rate <= 1)) throw std::invalid_argument("train: 'rate' must be in (0, 1]");
+  if (!(cfg.sigma >= 0) || !std::isfinite(cfg.sigma)) throw std::invalid_argument("train: 'sigma' must be >= 0");
+  if (!(cfg.clip > 0) || !std::isfinite(cfg.clip))
+    throw std::invalid_argument("train: the gradient bound C must be positive and finite");
+  if (!(cfg.gamma > 0)) throw std::invalid_argument("train: 'gamma' must be positive");
+  if (cfg.tau_grid.empty() || cfg.tau_prob.size() != cfg.tau_grid.size())
+    throw std::invalid_argument("train: 'tau' grid and its probabilities differ in length");
+  for (int s = 0; s < S; ++s)
+    if (part.size[s] < 1) throw std::invalid_argument("train: every block must be non-empty");
+
+  // Cumulative P_tau for inverse-cdf sampling of the level.
+  std::vector<double> tau_cdf(cfg.tau_prob.size());
+  double acc = 0.0;
+  for (size_t i = 0; i < cfg.tau_prob.size(); ++i) {
+    if (!(cfg.tau_prob[i] >= 0)) throw std::invalid_argument("train: tau probabilities must be >= 0");
+    acc += cfg.tau_prob[i];
+    tau_cdf[i] = acc;
+  }
+  if (!(acc > 0)) throw std::invalid_argument("train: tau probabilities must not all be zero");
+  for (double& c : tau_cdf) c /= acc;
+
+  // Workspace, allocated once.
+  std::vector<std::vector<int64_t>> subset(K);
+  const double expect = static_cast<double>(n) * cfg.rate;
+  const size_t room = static_cast<size_t>(std::fmin(static_cast<double>(n), expect + 10.0 * std::sqrt(expect) + 64.0));
+  for (auto& v : subset) v.reserve(room);
+  std::vector<double> input(static_cast<size_t>(n_in) * K), theta(static_cast<size_t>(d) * K),
+      stat(static_cast<size_t>(d) * K), tau(K), g(d), wblock(S);
+  std::vector<double> inv_size(S);
+  for (int s = 0; s < S; ++s) inv_size[s] = 1.0 / part.size[s];
+  gen.reserve(K);
+  Optimizer<Scalar> opt(cfg.optimizer, gen.n_params(), gen.tail_offset());
+  const double C = cfg.clip;
+  if (!(cfg.warmup >= 0 && cfg.warmup < 1)) throw std::invalid_argument("train: 'warmup' must be in [0, 1)");
+  const int warmup = static_cast<int>(std::floor(cfg.warmup * cfg.iterations));
+  DenormalGuard denormals;
+
+  for (int t = 0; t < cfg.iterations; ++t) {
+    for (int k = 0; k < K; ++k) {
+      rng.poisson_subset(n, cfg.rate, subset[k]);                  // B_t^(k)
+      double* u = input.data() + static_cast<size_t>(k) * n_in;
+      rng.dirichlet(cfg.gamma, u, S);                              // u_t^(k)
+      if (joint) {                                                 // tau_t^(k) ~ P_tau
+        const double v = rng.uniform();
+        size_t i = 0;
+        while (i + 1 < tau_cdf.size() && v > tau_cdf[i]) ++i;
+        tau[k] = cfg.tau_grid[i];
+        tau_features(tau[k], u + S);
+      } else {
+        tau[k] = cfg.tau_grid[0];
+      }
+    }
+    gen.forward(input.data(), K, theta.data());                    // theta_k = G(u_k [, tau_k])
+
+    for (int k = 0; k < K; ++k) {
+      const double* u = input.data() + static_cast<size_t>(k) * n_in;
+      for (int s = 0; s < S; ++s) wblock[s] = u[s] * inv_size[s];  // w-bar = u_pi / n_pi
+      const double* th = theta.data() + static_cast<size_t>(k) * d;
+      double* sk = stat.data() + static_cast<size_t>(k) * d;
+      for (int j = 0; j < d; ++j) sk[j] = 0.0;
+      accumulate_subset(loss, data, subset[k], wblock.data(), th, tau[k], C, g.data(), sk);  // clip_C
+      // Gaussian noise on the statistic, then the 1/K of the Monte Carlo average.
+      for (int j = 0; j < d; ++j) sk[j] = (sk[j] + cfg.sigma * rng.normal()) / K;
+    }
+
+    // Back-propagate (1/K) sum_k s_k through G and take the optimiser step,
+    // fused piece by piece (Generator::backward); during the warm-up only
+    // the output bias moves.
+    const bool warm = t < warmup;
+    opt.begin_step(t, warm ? 0 : t - warmup + 1);
+    gen.backward(stat.data(), [&opt](int64_t off, Scalar* w, const Scalar* g, int m) {
+      opt.apply(off, w, g, m);
+    }, warm);
+
+    if (callback && ((t + 1) % cfg.callback_every == 0 || t + 1 == cfg.iterations))
+      if (denormals.outside([&] { return callback(t + 1, cfg.iterations); })) throw TrainingInterrupted();
+  }
+}
+
+}  // namespace pgbb
+
+#endif  // PGBB_CORE_TRAINER_H

@@ -1,0 +1,280 @@
+// Rcpp glue for the PGBB trainer (src/core/trainer.h), the generator
+// (src/core/generator.h) and the losses (src/core/losses.h).
+#include <RcppEigen.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/blocking.h"
+#include "core/box.h"
+#include "core/design.h"
+#include "core/generator.h"
+#include "core/losses.h"
+#include "core/trainer.h"
+#include "glue.h"
+
+namespace {
+
+pgbb::LossSpec loss_from(const Rcpp::List& spec) {
+  pgbb::LossSpec s;
+  s.name = Rcpp::as<std::string>(spec["name"]);
+  s.p = Rcpp::as<int>(spec["p"]);
+  s.huber_c = Rcpp::as<double>(spec["huber_c"]);
+  s.huber_kappa = Rcpp::as<double>(spec["huber_kappa"]);
+  s.bandwidth = Rcpp::as<double>(spec["bandwidth"]);
+  s.scale = Rcpp::as<double>(spec["scale"]);
+  return s;
+}
+
+pgbb::Box box_from(const Rcpp::List& box) {
+  const std::vector<double> lo = Rcpp::as<std::vector<double>>(box["lower"]);
+  const std::vector<double> hi = Rcpp::as<std::vector<double>>(box["upper"]);
+  const Rcpp::LogicalVector lg = box["log"];
+  std::vector<bool> l(lg.size());
+  for (R_xlen_t i = 0; i < lg.size(); ++i) l[i] = lg[i] == TRUE;
+  return pgbb::Box(lo, hi, l);
+}
+
+pgbb::DataBounds bounds_from(const Rcpp::List& b) {
+  pgbb::DataBounds out;
+  if (!Rf_isNull(b["x_lower"])) {
+    out.x_lower = Rcpp::as<std::vector<double>>(b["x_lower"]);
+    out.x_upper = Rcpp::as<std::vector<double>>(b["x_upper"]);
+  }
+  if (!Rf_isNull(b["y_lower"])) {
+    out.has_y = true;
+    out.y_lower = Rcpp::as<double>(b["y_lower"]);
+    out.y_upper = Rcpp::as<double>(b["y_upper"]);
+  }
+  return out;
+}
+
+pgbb::BlockPartition partition_from(const Rcpp::IntegerVector& blocks, int S) {
+  pgbb::BlockPartition part;
+  part.block.resize(blocks.size());
+  part.size.assign(S, 0);
+  for (R_xlen_t i = 0; i < blocks.size(); ++i) {
+    const int b = blocks[i] - 1;
+    if (b < 0 || b >= S) Rcpp::stop("internal error: block id out of range");
+    part.block[i] = b;
+    ++part.size[b];
+  }
+  return part;
+}
+
+// The generator's architecture as stored in a fit: everything needed to
+// rebuild it in a new session.
+template <class Scalar>
+pgbb::Generator<Scalar> generator_from(const Rcpp::List& g) {
+  const int n_in = Rcpp::as<int>(g["n_in"]);
+  const std::vector<int> hidden = Rcpp::as<std::vector<int>>(g["hidden"]);
+  pgbb::Generator<Scalar> gen(n_in, hidden, box_from(g["box"]),
+                              Rcpp::as<std::vector<double>>(g["in_shift"]),
+                              Rcpp::as<std::vector<double>>(g["in_scale"]),
+                              Rcpp::as<int>(g["n_direct"]));
+  return gen;
+}
+
+template <class Scalar>
+void load_weights(pgbb::Generator<Scalar>& gen, const Rcpp::List& layers) {
+  const int L = gen.n_hidden();
+  if (layers.size() != L + 1) Rcpp::stop("stored generator: wrong number of layers");
+  for (int l = 0; l <= L; ++l) {
+    const Rcpp::List layer = layers[l];
+    const Rcpp::NumericMatrix W = layer["W"];
+    const Rcpp::NumericVector b = layer["b"];
+    if (W.nrow() != gen.layer_out(l) || W.ncol() != gen.layer_in(l) || b.size() != gen.layer_out(l))
+      Rcpp::stop("stored generator: layer %d has the wrong shape", l + 1);
+    Scalar* w = gen.params() + gen.weight_offset(l);
+    for (R_xlen_t i = 0; i < W.size(); ++i) w[i] = static_cast<Scalar>(W[i]);
+    Scalar* bb = gen.params() + gen.bias_offset(l);
+    for (R_xlen_t i = 0; i < b.size(); ++i) bb[i] = static_cast<Scalar>(b[i]);
+  }
+}
+
+template <class Scalar>
+Rcpp::List save_weights(const pgbb::Generator<Scalar>& gen) {
+  const int L = gen.n_hidden();
+  Rcpp::List layers(L + 1);
+  for (int l = 0; l <= L; ++l) {
+    Rcpp::NumericMatrix W(gen.layer_out(l), gen.layer_in(l));
+    const Scalar* w = gen.params() + gen.weight_offset(l);
+    for (R_xlen_t i = 0; i < W.size(); ++i) W[i] = static_cast<double>(w[i]);
+    Rcpp::NumericVector b(gen.layer_out(l));
+    const Scalar* bb = gen.params() + gen.bias_offset(l);
+    for (R_xlen_t i = 0; i < b.size(); ++i) b[i] = static_cast<double>(bb[i]);
+    layers[l] = Rcpp::List::create(Rcpp::Named("W") = W, Rcpp::Named("b") = b);
+  }
+  return layers;
+}
+
+// Polls for a user interrupt without letting R longjmp through C++ frames:
+// R_ToplevelExec runs the check in its own context and reports whether it
+// was interrupted.
+void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+bool interrupted() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
+
+template <class Scalar>
+Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y,
+                      const pgbb::LossSpec& spec, const Rcpp::List& generator,
+                      const pgbb::BlockPartition& part, const pgbb::TrainConfig& cfg,
+                      const Rcpp::NumericVector& seed, const Rcpp::RObject& progress) {
+  const int n = x.nrow(), p = x.ncol();
+  const pgbb::RowStore<Scalar> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, &part);
+  pgbb::Generator<Scalar> gen = generator_from<Scalar>(generator);
+  const uint64_t s = pgbb_glue::seed_from(seed);
+  // Independent streams for the initial weights and for the training draws.
+  pgbb::Rng init_rng = pgbb::Rng::stream(s, 0);
+  pgbb::Rng train_rng = pgbb::Rng::stream(s, 1);
+  gen.init(init_rng);
+  const bool has_progress = !Rf_isNull(progress);
+  Rcpp::Function* tick = nullptr;
+  std::unique_ptr<Rcpp::Function> holder;
+  if (has_progress) {
+    holder.reset(new Rcpp::Function(progress));
+    tick = holder.get();
+  }
+  pgbb::TrainCallback cb = [tick](int done, int total) {
+    if (interrupted()) return true;
+    if (tick) (*tick)(done, total);
+    return false;
+  };
+  try {
+    pgbb::with_loss(spec, [&](const auto& loss) {
+      pgbb::train(loss, rows, part, gen, cfg, train_rng, cb);
+      return 0;
+    });
+  } catch (const pgbb::TrainingInterrupted&) {
+    throw Rcpp::internal::InterruptedException();
+  }
+  return save_weights(gen);
+}
+
+}  // namespace
+
+// [[Rcpp::export]]
+double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::NumericVector taus) {
+  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::DataBounds b = bounds_from(bounds);
+  const pgbb::Box bx = box_from(box);
+  const std::vector<double> t = Rcpp::as<std::vector<double>>(taus);
+  return pgbb::with_loss(s, [&](const auto& loss) { return loss.gradient_bound(b, bx, t); });
+}
+
+// Loss value, gradient and Hessian of every record at one theta (for tests).
+// [[Rcpp::export]]
+Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
+                         Rcpp::NumericVector y, double tau) {
+  const pgbb::LossSpec s = loss_from(spec);
+  const int n = x.nrow(), p = x.ncol();
+  if (p != s.p) Rcpp::stop("internal error: 'x' has the wrong number of columns");
+  const pgbb::RowStore<double> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, nullptr);
+  return pgbb::with_loss(s, [&](const auto& loss) {
+    const int d = loss.dim();
+    if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
+    Rcpp::NumericVector value(n);
+    Rcpp::NumericMatrix grad(n, d), hess(d, d);
+    std::vector<double> g(d);
+    for (int i = 0; i < n; ++i) {
+      const double* r = rows.row(i);
+      const double yi = pgbb::RowStore<double>::y(r, p);
+      value[i] = loss.value(theta.begin(), r, yi, tau);
+      loss.gradient(theta.begin(), r, yi, tau, g.data());
+      for (int j = 0; j < d; ++j) grad(i, j) = g[j];
+      loss.add_hessian(theta.begin(), r, yi, tau, 1.0, hess.begin());
+    }
+    return Rcpp::List::create(Rcpp::Named("value") = value, Rcpp::Named("gradient") = grad,
+                              Rcpp::Named("hessian") = hess);
+  });
+}
+
+// Noisy training (Algorithms 1 and 2); returns the trained weights.
+// [[Rcpp::export]]
+Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec,
+                          Rcpp::List generator, Rcpp::IntegerVector partition, int blocks,
+                          Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress) {
+  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::BlockPartition part = partition_from(partition, blocks);
+  if (static_cast<int>(part.block.size()) != x.nrow()) Rcpp::stop("internal error: partition length");
+  pgbb::TrainConfig cfg;
+  cfg.iterations = Rcpp::as<int>(settings["iterations"]);
+  cfg.mc = Rcpp::as<int>(settings["mc"]);
+  cfg.rate = Rcpp::as<double>(settings["rate"]);
+  cfg.sigma = Rcpp::as<double>(settings["sigma"]);
+  cfg.clip = Rcpp::as<double>(settings["clip"]);
+  cfg.gamma = Rcpp::as<double>(settings["gamma"]);
+  cfg.tau_grid = Rcpp::as<std::vector<double>>(settings["tau"]);
+  cfg.tau_prob = Rcpp::as<std::vector<double>>(settings["tau_prob"]);
+  cfg.warmup = Rcpp::as<double>(settings["warmup"]);
+  cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
+  cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
+  cfg.optimizer.learning_rate = Rcpp::as<double>(settings["learning_rate"]);
+  cfg.optimizer.floor = Rcpp::as<double>(settings["lr_floor"]);
+  cfg.optimizer.iterations = cfg.iterations;
+  const std::string precision = Rcpp::as<std::string>(settings["precision"]);
+  if (precision == "float") return train_impl<float>(x, y, s, generator, part, cfg, seed, progress);
+  if (precision == "double") return train_impl<double>(x, y, s, generator, part, cfg, seed, progress);
+  Rcpp::stop("internal error: unknown precision");
+}
+
+// Evaluates a stored generator at block weights U (m x S) and, for a joint
+// generator, the level tau (length 1): returns m x d.
+// [[Rcpp::export]]
+Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix U,
+                                       Rcpp::NumericVector tau) {
+  pgbb::Generator<double> gen = generator_from<double>(generator);
+  load_weights(gen, layers);
+  const int m = U.nrow(), S = U.ncol(), k = gen.n_in(), d = gen.n_out();
+  const bool joint = gen.n_direct() > 0;
+  if (S + (joint ? pgbb::kTauFeatures : 0) != k || (joint && tau.size() != 1) || (!joint && tau.size() != 0))
+    Rcpp::stop("internal error: generator input has the wrong width");
+  double feat[pgbb::kTauFeatures] = {0.0, 0.0};
+  if (joint) pgbb::tau_features(tau[0], feat);
+  // Column-major n_in x m for the core.
+  std::vector<double> in(static_cast<size_t>(m) * k), out(static_cast<size_t>(m) * d);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < S; ++j) in[j + static_cast<size_t>(i) * k] = U(i, j);
+    for (int j = S; j < k; ++j) in[j + static_cast<size_t>(i) * k] = feat[j - S];
+  }
+  gen.evaluate(in.data(), m, out.data());
+  Rcpp::NumericMatrix res(m, d);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < d; ++j) res(i, j) = out[j + static_cast<size_t>(i) * d];
+  return res;
+}
+
+// G and the vector-Jacobian product sum_k <dtheta_k, G(input_k)> in the
+// weights, for the finite-difference tests: returns theta (K x d) and the
+// gradient as a list of layers shaped like the weights.
+// [[Rcpp::export]]
+Rcpp::List cpp_generator_vjp(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix input,
+                             Rcpp::NumericMatrix dtheta) {
+  pgbb::Generator<double> gen = generator_from<double>(generator);
+  load_weights(gen, layers);
+  const int K = input.nrow(), k = input.ncol(), d = gen.n_out();
+  if (k != gen.n_in() || dtheta.nrow() != K || dtheta.ncol() != d)
+    Rcpp::stop("internal error: shapes of 'input' and 'dtheta'");
+  std::vector<double> in(static_cast<size_t>(K) * k), th(static_cast<size_t>(K) * d),
+      dt(static_cast<size_t>(K) * d);
+  for (int i = 0; i < K; ++i) {
+    for (int j = 0; j < k; ++j) in[j + static_cast<size_t>(i) * k] = input(i, j);
+    for (int j = 0; j < d; ++j) dt[j + static_cast<size_t>(i) * d] = dtheta(i, j);
+  }
+  gen.forward(in.data(), K, th.data());
+  pgbb::Generator<double> grad = generator_from<double>(generator);  // same shapes, zero weights
+  gen.vjp(dt.data(), grad.params());
+  Rcpp::NumericMatrix theta(K, d);
+  for (int i = 0; i < K; ++i)
+    for (int j = 0; j < d; ++j) theta(i, j) = th[j + static_cast<size_t>(i) * d];
+  return Rcpp::List::create(Rcpp::Named("theta") = theta, Rcpp::Named("gradient") = save_weights(grad));
+}
+
+// Initial weights of a generator (for tests and for the shape of a fit).
+// [[Rcpp::export]]
+Rcpp::List cpp_generator_init(Rcpp::List generator, Rcpp::NumericVector seed) {
+  pgbb::Generator<double> gen = generator_from<double>(generator);
+  pgbb::Rng rng = pgbb::Rng::stream(pgbb_glue::seed_from(seed), 0);
+  gen.init(rng);
+  return save_weights(gen);
+}
