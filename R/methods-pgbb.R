@@ -5,7 +5,7 @@
 # single dummy tau slice, named "mean", for losses without levels), `tau`,
 # `coefnames` and the privacy `ledger`.
 
-.tau_labels <- function(object) dimnames(object$draws)[[3L]]
+.slice_labels <- function(object) dimnames(object$draws)[[3L]]
 
 .draw_slice <- function(object, k) {
   d <- object$draws[, , k, drop = FALSE]
@@ -18,26 +18,10 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   print(x$call)
   cat(sprintf("\nPGBB %s regression, n = %d%s\n", x$loss, x$n,
               if (!is.null(x$tau)) sprintf(", tau = %s", paste(format(x$tau), collapse = ", ")) else ""))
-  .print_ledger(x$ledger)
+  print(x$ledger)
   cat("\nPosterior means:\n")
   print(coef(x), digits = digits)
   invisible(x)
-}
-
-# The privacy ledger in one compact block.
-.print_ledger <- function(l) {
-  if (!isTRUE(l$private)) {
-    cat("Privacy: NONE (non-private generative blocked bootstrap; do not publish from confidential data)\n")
-    cat(sprintf("  T = %d, K = %d, q = %g, S = %d, gamma = %.4g\n",
-                l$iterations, l$mc, l$rate, l$blocks, l$gamma))
-    return(invisible())
-  }
-  cat(sprintf("Privacy: (epsilon = %s, delta = %s)-DP, replace-one adjacency; sigma = %.4g\n",
-              format(signif(l$epsilon, 4)), format(signif(l$delta, 3)), l$sigma))
-  cat(sprintf("  accountant %s, %s conversion, optimal Renyi order %s; achieved epsilon %s\n",
-              l$accountant, l$conversion, format(l$order), format(signif(l$epsilon_achieved, 4))))
-  cat(sprintf("  T = %d, K = %d, q = %g, S = %d, gamma = %.4g, clip C = %.4g, n = %d\n",
-              l$iterations, l$mc, l$rate, l$blocks, l$gamma, l$clip, l$n))
 }
 
 #' Summarise a PGBB posterior
@@ -55,7 +39,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), ...) {
   .check_open_unit(level, "level")
   type <- match.arg(type)
-  labs <- .tau_labels(object)
+  labs <- .slice_labels(object)
   tabs <- lapply(seq_along(labs), function(k) .draw_table(.draw_slice(object, k), level, type))
   names(tabs) <- labs
   structure(list(call = object$call, loss = object$loss, tau = object$tau, n = object$n,
@@ -83,11 +67,12 @@ print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   cat("Call:\n")
   print(x$call)
   cat("\n")
-  .print_ledger(x$ledger)
+  print(x$ledger)
   what <- if (x$type == "quantile") "equal-tailed posterior quantiles" else "normal approximation"
   for (k in seq_along(x$coefficients)) {
     cat(sprintf("\n%s%s (%g%% credible intervals, %s):\n",
-                if (!is.null(x$tau)) "tau: [1] " else "", names(x$coefficients)[k],
+                if (!is.null(x$tau)) "tau: [1] " else "",
+                if (!is.null(x$tau)) names(x$coefficients)[k] else "Coefficients",
                 100 * x$level, what))
     print(x$coefficients[[k]], digits = digits)
   }
@@ -110,7 +95,7 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 #' @export
 coef.pgbb <- function(object, ...) {
   m <- apply(object$draws, c(2L, 3L), mean)
-  if (ncol(m) == 1L) return(m[, 1L])
+  if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
   m
 }
 
@@ -132,7 +117,7 @@ confint.pgbb <- function(object, parm, level = 0.95, ...) {
   terms <- object$coefnames
   if (!missing(parm)) terms <- terms[if (is.numeric(parm)) parm else match(parm, terms)]
   if (anyNA(terms)) .arg_fail("parm", "names or indices of coefficients of the fit")
-  labs <- .tau_labels(object)
+  labs <- .slice_labels(object)
   out <- array(NA_real_, c(length(terms), 2L, length(labs)), list(terms, pct, labs))
   for (k in seq_along(labs)) {
     d <- .draw_slice(object, k)[, terms, drop = FALSE]
@@ -145,7 +130,7 @@ confint.pgbb <- function(object, parm, level = 0.95, ...) {
 
 #' @export
 vcov.pgbb <- function(object, ...) {
-  labs <- .tau_labels(object)
+  labs <- .slice_labels(object)
   v <- lapply(seq_along(labs), function(k) stats::cov(.draw_slice(object, k)))
   names(v) <- labs
   if (length(v) == 1L) v[[1L]] else v
@@ -176,15 +161,16 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   tt <- stats::delete.response(object$terms)
   mf <- stats::model.frame(tt, newdata, xlev = object$xlevels, na.action = stats::na.pass)
   X <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
-  if (!identical(colnames(X), object$coefnames))
+  beta_names <- object$design$coefnames
+  if (!identical(colnames(X), beta_names))
     .arg_fail("newdata", "conformable with the fit (same variables and factor levels)")
   draws <- if (is.null(tau)) object$draws else {
-    .check_tau(tau)
+    .check_tau_levels(tau)
     posterior_draws(object, n = dim(object$draws)[1L], tau = tau, array = TRUE)
   }
   a <- (1 - level) / 2
   res <- lapply(seq_len(dim(draws)[3L]), function(k) {
-    d <- matrix(draws[, , k], nrow = dim(draws)[1L])
+    d <- matrix(draws[, beta_names, k], nrow = dim(draws)[1L])
     pred <- X %*% t(d)  # rows: new observations, columns: draws
     fit <- rowMeans(pred)
     if (interval == "none") return(fit)

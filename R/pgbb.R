@@ -78,7 +78,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   }
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   if (!is.finite(epsilon)) private <- FALSE
-  if (loss == "quantile") .check_tau(tau) else tau <- NULL
+  if (loss == "quantile") .check_tau_levels(tau) else tau <- NULL
   if (missing(bounds)) bounds <- NULL
   if (private && is.null(bounds))
     stop("'bounds' is missing: a private fit needs the public range of every variable, ",
@@ -104,9 +104,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
 }
 
-`%||%` <- function(a, b) if (is.null(a)) b else a
-
-.check_tau <- function(tau) {
+.check_tau_levels <- function(tau) {
   if (!is.numeric(tau) || length(tau) == 0L || anyNA(tau) || any(tau <= 0 | tau >= 1))
     .arg_fail("tau", "a vector of quantile levels strictly between 0 and 1")
   if (anyDuplicated(tau)) .arg_fail("tau", "free of duplicated levels")
@@ -177,4 +175,90 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   upper <- ifelse(is_int, yb[2] + k * w, (1 + k) * w)
   if (loss == "huber") { lower <- c(lower, 1e-3 * w); upper <- c(upper, (1 + k) * w) }
   list(lower = lower, upper = upper)
+}
+
+# Train the generator on the unit-box design with pgbb_fit(). For the mean the
+# response itself is scaled into [0, 1] with its public range, so the clipped
+# Gaussian score (bounded by 8, SM S3.2) never binds on that scale and the
+# blocked-bootstrap target stays the plain weighted mean.
+.pgbb_train <- function(design, loss, tau, epsilon, delta, blocks, box, control, private,
+                        progress) {
+  n <- nrow(design$Z)
+  gamma <- control$gamma %||% gamma_star(n, blocks)
+  box_m <- cbind(box$lower, box$upper)
+  common <- list(delta = delta, box = box_m, blocks = blocks, gamma = gamma, rate = control$rate,
+                 iterations = control$iterations, mc = control$mc, hidden = control$hidden,
+                 optimizer = control$optimizer, learning_rate = control$learning_rate,
+                 lr_floor = control$lr_floor, draws = control$draws, accountant = control$accountant,
+                 conversion = control$conversion, J = control$J, m = control$m,
+                 alpha = control$alpha, orders = control$orders, progress = progress)
+  if (private) common$epsilon <- epsilon else common$sigma <- 0
+  if (loss == "mean") {
+    yb <- design$y_bounds
+    z <- (design$y - yb[1]) / (yb[2] - yb[1])
+    args <- c(list(x = matrix(z, ncol = 1L, dimnames = list(NULL, "mean")), loss = "mean",
+                   x_bounds = c(0, 1)), common)
+    args$box <- matrix(c((box$lower - yb[1]) / (yb[2] - yb[1]), (box$upper - yb[1]) / (yb[2] - yb[1])), 1L)
+  } else {
+    xb <- cbind(ifelse(design$maps$scaled, if (design$intercept) 0 else -1, 1), 1)
+    args <- c(list(x = design$Z, y = design$y, loss = loss, x_bounds = xb, tau = tau,
+                   huber_c = control$huber_c, huber_kappa = control$huber_kappa,
+                   bandwidth = control$bandwidth, tau_prob = control$tau_weights), common)
+    if (loss != "quantile") args$tau <- NULL
+  }
+  do.call(pgbb_fit, args)
+}
+
+# Draws of the trained generator (scaled design) -> array [draw, term, level] in
+# the original units: a fixed linear map (post-processing).
+.to_original_units <- function(draws, design, loss) {
+  if (is.null(dim(draws)) || length(dim(draws)) == 2L) {
+    draws <- array(draws, c(NROW(draws), NCOL(draws), 1L),
+                   list(NULL, colnames(draws), if (loss == "quantile") NULL else "estimate"))
+  }
+  if (loss == "mean") {
+    yb <- design$y_bounds
+    draws[] <- yb[1] + (yb[2] - yb[1]) * draws
+    dimnames(draws)[[2L]] <- "mean"
+    return(draws)
+  }
+  p <- length(design$coefnames)
+  A <- .unscale_matrix(design$maps, design$coefnames)
+  for (k in seq_len(dim(draws)[3L])) {
+    g <- matrix(draws[, seq_len(p), k], nrow = dim(draws)[1L])
+    draws[, seq_len(p), k] <- g %*% t(A)
+  }
+  dimnames(draws)[[2L]][seq_len(p)] <- design$coefnames
+  draws
+}
+
+.new_pgbb <- function(fit, cl, frame, design, loss, tau, control, private) {
+  draws <- .to_original_units(fit$draws, design, loss)
+  if (loss == "quantile") dimnames(draws)[[3L]] <- as.character(tau)
+  structure(list(call = cl, loss = loss, tau = tau, n = nrow(design$Z),
+                 coefnames = dimnames(draws)[[2L]], draws = draws, ledger = fit$ledger,
+                 private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames")],
+                 terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
+                 contrasts = attr(frame$X, "contrasts"), na.action = frame$na.action,
+                 control = control),
+            class = "pgbb")
+}
+
+#' @rdname posterior_draws
+#' @param array For a `pgbb` fit: return an array `[draw, term, level]` even for
+#'   a single level.
+#' @export
+posterior_draws.pgbb <- function(fit, n = 2000, tau = NULL, array = FALSE, ...) {
+  if (!is.null(tau)) .check_tau_levels(tau)
+  if (!is.null(tau) && !isTRUE(fit$fit$joint) &&
+      !isTRUE(all.equal(as.numeric(tau), as.numeric(fit$tau))))
+    .arg_fail("tau", "one of the levels the generator was trained at (a single-level fit)")
+  raw <- posterior_draws(fit$fit, n = n, tau = if (isTRUE(fit$fit$joint)) tau else NULL)
+  out <- .to_original_units(if (isTRUE(fit$fit$joint) && length(tau %||% fit$tau) == 1L)
+                              array(raw, c(nrow(raw), ncol(raw), 1L), list(NULL, colnames(raw), NULL))
+                            else raw, fit$design, fit$loss)
+  if (fit$loss == "quantile") dimnames(out)[[3L]] <- as.character(tau %||% fit$tau)
+  if (!array && dim(out)[3L] == 1L)
+    return(matrix(out[, , 1L], nrow = dim(out)[1L], dimnames = list(NULL, dimnames(out)[[2L]])))
+  out
 }

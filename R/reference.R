@@ -34,7 +34,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
   X <- frame$X; y <- frame$y
   res <- switch(loss,
-    quantile = { .check_tau(tau); .reference_quantile(X, y, tau, level, large_n) },
+    quantile = { .check_tau_levels(tau); .reference_quantile(X, y, tau, level, large_n) },
     huber = .reference_huber(X, y, level, huber_c, huber_kappa),
     mean = .reference_mean(y, level),
     logistic = .reference_logistic(X, y, level))
@@ -50,7 +50,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
 
 .reference_quantile <- function(X, y, tau, level, large_n) {
   p <- ncol(X)
-  labs <- format(tau)
+  labs <- as.character(tau)
   coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
   ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .limit_names(level), labs))
   use_conquer <- length(y) > large_n

@@ -11,6 +11,111 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_accountant_log_moments
+Rcpp::NumericMatrix cpp_accountant_log_moments(Rcpp::List setup, Rcpp::IntegerVector orders, Rcpp::NumericVector sigma);
+RcppExport SEXP _pgbb_cpp_accountant_log_moments(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_log_moments(setup, orders, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_epsilon
+Rcpp::List cpp_accountant_epsilon(Rcpp::List setup, Rcpp::IntegerVector orders, Rcpp::NumericVector sigma, double releases, double delta, std::string conversion);
+RcppExport SEXP _pgbb_cpp_accountant_epsilon(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP, SEXP releasesSEXP, SEXP deltaSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_epsilon(setup, orders, sigma, releases, delta, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_sigma
+Rcpp::List cpp_accountant_sigma(Rcpp::List setup, Rcpp::IntegerVector orders, double releases, double epsilon, double delta, std::string conversion, double tol);
+RcppExport SEXP _pgbb_cpp_accountant_sigma(SEXP setupSEXP, SEXP ordersSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP conversionSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_sigma(setup, orders, releases, epsilon, delta, conversion, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_curve
+Rcpp::List cpp_accountant_curve(Rcpp::List setup, Rcpp::IntegerVector orders, double sigma, double releases, Rcpp::NumericVector epsilon, std::string conversion);
+RcppExport SEXP _pgbb_cpp_accountant_curve(SEXP setupSEXP, SEXP ordersSEXP, SEXP sigmaSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_curve(setup, orders, sigma, releases, epsilon, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rdp_convert
+Rcpp::List cpp_rdp_convert(Rcpp::NumericVector rdp, Rcpp::IntegerVector orders, Rcpp::NumericVector target, std::string to, std::string conversion);
+RcppExport SEXP _pgbb_cpp_rdp_convert(SEXP rdpSEXP, SEXP ordersSEXP, SEXP targetSEXP, SEXP toSEXP, SEXP conversionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type rdp(rdpSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< std::string >::type to(toSEXP);
+    Rcpp::traits::input_parameter< std::string >::type conversion(conversionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rdp_convert(rdp, orders, target, to, conversion));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sigma_leading_order
+double cpp_sigma_leading_order(Rcpp::List setup, double releases, double epsilon, double delta, bool with_constants);
+RcppExport SEXP _pgbb_cpp_sigma_leading_order(SEXP setupSEXP, SEXP releasesSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP with_constantsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< bool >::type with_constants(with_constantsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sigma_leading_order(setup, releases, epsilon, delta, with_constants));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_pieces
+Rcpp::List cpp_accountant_pieces(Rcpp::List setup, int max_order, double sigma);
+RcppExport SEXP _pgbb_cpp_accountant_pieces(SEXP setupSEXP, SEXP max_orderSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< int >::type max_order(max_orderSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_pieces(setup, max_order, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_block_partition
 Rcpp::IntegerVector cpp_block_partition(int n, int S, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_block_partition(SEXP nSEXP, SEXP SSEXP, SEXP seedSEXP) {
@@ -53,6 +158,254 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_cr_gs_stats
+Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params, Rcpp::NumericVector lower, Rcpp::NumericVector upper, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
+RcppExport SEXP _pgbb_cpp_cr_gs_stats(SEXP xSEXP, SEXP ySEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_stats(x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_upper_quantile
+double cpp_upper_quantile(Rcpp::NumericVector v, double alpha);
+RcppExport SEXP _pgbb_cpp_upper_quantile(SEXP vSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_upper_quantile(v, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_gs_release
+Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double sigma, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_cr_gs_release(SEXP theta_hatSEXP, SEXP QSEXP, SEXP nuSEXP, SEXP sigmaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta_hat(theta_hatSEXP);
+    Rcpp::traits::input_parameter< double >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_release(theta_hat, Q, nu, sigma, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_ss_stats
+Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
+RcppExport SEXP _pgbb_cpp_cr_ss_stats(SEXP xSEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_stats(x, kind, params, m, B, mode, kappa, seed, keep_estimates));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cr_ss_release
+Rcpp::List cpp_cr_ss_release(double theta_hat, double ss_full, double beta, double Q, double tau_s, int kappa, double mu, double delta, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_cr_ss_release(SEXP theta_hatSEXP, SEXP ss_fullSEXP, SEXP betaSEXP, SEXP QSEXP, SEXP tau_sSEXP, SEXP kappaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type theta_hat(theta_hatSEXP);
+    Rcpp::traits::input_parameter< double >::type ss_full(ss_fullSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< double >::type tau_s(tau_sSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_release(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ptr_gdp
+Rcpp::List cpp_ptr_gdp(double theta, double ss, double beta, double mu, double delta, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ptr_gdp(SEXP thetaSEXP, SEXP ssSEXP, SEXP betaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< double >::type ss(ssSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ptr_gdp(theta, ss, beta, mu, delta, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ss_quantile
+Rcpp::NumericVector cpp_ss_quantile(Rcpp::NumericVector x, double prob, double beta, double lower, double upper, double C);
+RcppExport SEXP _pgbb_cpp_ss_quantile(SEXP xSEXP, SEXP probSEXP, SEXP betaSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP CSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type prob(probSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ss_quantile(x, prob, beta, lower, upper, C));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ss_ustat_product
+Rcpp::NumericVector cpp_ss_ustat_product(Rcpp::NumericVector x, double beta, double lower, double upper);
+RcppExport SEXP _pgbb_cpp_ss_ustat_product(SEXP xSEXP, SEXP betaSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ss_ustat_product(x, beta, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sgd_t0
+double cpp_sgd_t0(double c, double a, double L, double lambda);
+RcppExport SEXP _pgbb_cpp_sgd_t0(SEXP cSEXP, SEXP aSEXP, SEXP LSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type a(aSEXP);
+    Rcpp::traits::input_parameter< double >::type L(LSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sgd_t0(c, a, L, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sgd_default_schedule
+Rcpp::NumericVector cpp_sgd_default_schedule(double a, double L, double lambda);
+RcppExport SEXP _pgbb_cpp_sgd_default_schedule(SEXP aSEXP, SEXP LSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type a(aSEXP);
+    Rcpp::traits::input_parameter< double >::type L(LSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sgd_default_schedule(a, L, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_std_normals
+Rcpp::NumericVector cpp_std_normals(int k, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_std_normals(SEXP kSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_std_normals(k, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_blbquant
+Rcpp::List cpp_blbquant(Rcpp::NumericVector x, std::string kind, double prob, double lower, double upper, double eps_center, double sens, double eps_search, int blocks, int n_mc, double alpha, double step, int K, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_blbquant(SEXP xSEXP, SEXP kindSEXP, SEXP probSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP eps_centerSEXP, SEXP sensSEXP, SEXP eps_searchSEXP, SEXP blocksSEXP, SEXP n_mcSEXP, SEXP alphaSEXP, SEXP stepSEXP, SEXP KSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< double >::type prob(probSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_center(eps_centerSEXP);
+    Rcpp::traits::input_parameter< double >::type sens(sensSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_search(eps_searchSEXP);
+    Rcpp::traits::input_parameter< int >::type blocks(blocksSEXP);
+    Rcpp::traits::input_parameter< int >::type n_mc(n_mcSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_blbquant(x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_huber_fit
+Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w, double c, double kappa, double lambda, double tol);
+RcppExport SEXP _pgbb_cpp_dpb_huber_fit(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber_fit(x, y, w, c, kappa, lambda, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_huber
+Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa, double lambda, double tol, int B, double sigma_e, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_dpb_huber(SEXP xSEXP, SEXP ySEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_e(sigma_eSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber(x, y, c, kappa, lambda, tol, B, sigma_e, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_mean
+Rcpp::NumericVector cpp_dpb_mean(Rcpp::NumericVector x, double lower, double upper, int B, double sigma_e, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_dpb_mean(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_e(sigma_eSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_mean(x, lower, upper, B, sigma_e, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_exact_bootstrap
 Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::IntegerVector partition, int blocks, double gamma, int draws, double tau, Rcpp::NumericVector start, Rcpp::NumericMatrix U, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_exact_bootstrap(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP gammaSEXP, SEXP drawsSEXP, SEXP tauSEXP, SEXP startSEXP, SEXP USEXP, SEXP seedSEXP) {
@@ -71,6 +424,224 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type U(USEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_exact_bootstrap(x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_delta
+Rcpp::NumericVector cpp_gdp_delta(Rcpp::NumericVector mu, Rcpp::NumericVector eps, bool log_scale);
+RcppExport SEXP _pgbb_cpp_gdp_delta(SEXP muSEXP, SEXP epsSEXP, SEXP log_scaleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< bool >::type log_scale(log_scaleSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_delta(mu, eps, log_scale));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_mu
+Rcpp::NumericVector cpp_gdp_mu(Rcpp::NumericVector eps, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_mu(SEXP epsSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_mu(eps, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_epsilon
+Rcpp::NumericVector cpp_gdp_epsilon(Rcpp::NumericVector mu, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_epsilon(SEXP muSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_epsilon(mu, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_gdp_compose
+Rcpp::NumericVector cpp_gdp_compose(Rcpp::NumericVector mu, Rcpp::NumericVector delta);
+RcppExport SEXP _pgbb_cpp_gdp_compose(SEXP muSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gdp_compose(mu, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_norm_quantile
+Rcpp::NumericVector cpp_norm_quantile(Rcpp::NumericVector p);
+RcppExport SEXP _pgbb_cpp_norm_quantile(SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_norm_quantile(p));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_norm_cdf
+Rcpp::NumericVector cpp_log_norm_cdf(Rcpp::NumericVector x);
+RcppExport SEXP _pgbb_cpp_log_norm_cdf(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_norm_cdf(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_pure_dp_gdp
+Rcpp::NumericVector cpp_pure_dp_gdp(Rcpp::NumericVector x, bool to_mu);
+RcppExport SEXP _pgbb_cpp_pure_dp_gdp(SEXP xSEXP, SEXP to_muSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< bool >::type to_mu(to_muSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_pure_dp_gdp(x, to_mu));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_expfam_release
+double cpp_ng_expfam_release(Rcpp::NumericVector x, double lower, double upper, double sigma, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_expfam_release(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP sigmaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_expfam_release(x, lower, upper, sigma, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_expfam_gibbs
+Rcpp::List cpp_ng_expfam_gibbs(std::string family, double z, double noise_sd, double n, double lower, double upper, double known_sd, double prior_a, double prior_b, double iterations, double burn_in, double thin, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_expfam_gibbs(SEXP familySEXP, SEXP zSEXP, SEXP noise_sdSEXP, SEXP nSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP known_sdSEXP, SEXP prior_aSEXP, SEXP prior_bSEXP, SEXP iterationsSEXP, SEXP burn_inSEXP, SEXP thinSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type known_sd(known_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_a(prior_aSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_b(prior_bSEXP);
+    Rcpp::traits::input_parameter< double >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type burn_in(burn_inSEXP);
+    Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_expfam_gibbs(family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_statistics
+Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y);
+RcppExport SEXP _pgbb_cpp_ng_linear_statistics(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
+    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_statistics(x, y, bound_x, bound_y));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_release
+Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y, double sigma_s, double sigma_2, double sigma_4, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_release(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP, SEXP sigma_sSEXP, SEXP sigma_2SEXP, SEXP sigma_4SEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
+    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_s(sigma_sSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_2(sigma_2SEXP);
+    Rcpp::traits::input_parameter< double >::type sigma_4(sigma_4SEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_release(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_gibbs
+Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2, Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean, Eigen::MatrixXd prior_precision, double prior_shape, double prior_rate, double iterations, double burn_in, double thin, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_gibbs(SEXP zSEXP, SEXP noise_sdSEXP, SEXP m2SEXP, SEXP m4SEXP, SEXP nSEXP, SEXP pSEXP, SEXP prior_meanSEXP, SEXP prior_precisionSEXP, SEXP prior_shapeSEXP, SEXP prior_rateSEXP, SEXP iterationsSEXP, SEXP burn_inSEXP, SEXP thinSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m2(m2SEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m4(m4SEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type prior_mean(prior_meanSEXP);
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type prior_precision(prior_precisionSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_shape(prior_shapeSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_rate(prior_rateSEXP);
+    Rcpp::traits::input_parameter< double >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type burn_in(burn_inSEXP);
+    Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_gibbs(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_lambert_w0
+double cpp_lambert_w0(double x);
+RcppExport SEXP _pgbb_cpp_lambert_w0(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lambert_w0(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kappa_star
+int cpp_kappa_star(double n, double m, double B, double rho);
+RcppExport SEXP _pgbb_cpp_kappa_star(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP rhoSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type m(mSEXP);
+    Rcpp::traits::input_parameter< double >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type rho(rhoSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kappa_star(n, m, B, rho));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_resample_indices
+Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_resample_indices(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_resample_indices(n, m, B, mode, kappa, seed));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -205,10 +776,47 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_pgbb_cpp_accountant_log_moments", (DL_FUNC) &_pgbb_cpp_accountant_log_moments, 3},
+    {"_pgbb_cpp_accountant_epsilon", (DL_FUNC) &_pgbb_cpp_accountant_epsilon, 6},
+    {"_pgbb_cpp_accountant_sigma", (DL_FUNC) &_pgbb_cpp_accountant_sigma, 7},
+    {"_pgbb_cpp_accountant_curve", (DL_FUNC) &_pgbb_cpp_accountant_curve, 6},
+    {"_pgbb_cpp_rdp_convert", (DL_FUNC) &_pgbb_cpp_rdp_convert, 5},
+    {"_pgbb_cpp_sigma_leading_order", (DL_FUNC) &_pgbb_cpp_sigma_leading_order, 5},
+    {"_pgbb_cpp_accountant_pieces", (DL_FUNC) &_pgbb_cpp_accountant_pieces, 3},
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 12},
+    {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
+    {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 5},
+    {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},
+    {"_pgbb_cpp_cr_ss_release", (DL_FUNC) &_pgbb_cpp_cr_ss_release, 9},
+    {"_pgbb_cpp_ptr_gdp", (DL_FUNC) &_pgbb_cpp_ptr_gdp, 6},
+    {"_pgbb_cpp_ss_quantile", (DL_FUNC) &_pgbb_cpp_ss_quantile, 6},
+    {"_pgbb_cpp_ss_ustat_product", (DL_FUNC) &_pgbb_cpp_ss_ustat_product, 4},
+    {"_pgbb_cpp_sgd_t0", (DL_FUNC) &_pgbb_cpp_sgd_t0, 4},
+    {"_pgbb_cpp_sgd_default_schedule", (DL_FUNC) &_pgbb_cpp_sgd_default_schedule, 3},
+    {"_pgbb_cpp_std_normals", (DL_FUNC) &_pgbb_cpp_std_normals, 2},
+    {"_pgbb_cpp_blbquant", (DL_FUNC) &_pgbb_cpp_blbquant, 14},
+    {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
+    {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 9},
+    {"_pgbb_cpp_dpb_mean", (DL_FUNC) &_pgbb_cpp_dpb_mean, 6},
     {"_pgbb_cpp_exact_bootstrap", (DL_FUNC) &_pgbb_cpp_exact_bootstrap, 11},
+    {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
+    {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
+    {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},
+    {"_pgbb_cpp_gdp_compose", (DL_FUNC) &_pgbb_cpp_gdp_compose, 2},
+    {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
+    {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
+    {"_pgbb_cpp_pure_dp_gdp", (DL_FUNC) &_pgbb_cpp_pure_dp_gdp, 2},
+    {"_pgbb_cpp_ng_expfam_release", (DL_FUNC) &_pgbb_cpp_ng_expfam_release, 5},
+    {"_pgbb_cpp_ng_expfam_gibbs", (DL_FUNC) &_pgbb_cpp_ng_expfam_gibbs, 13},
+    {"_pgbb_cpp_ng_linear_statistics", (DL_FUNC) &_pgbb_cpp_ng_linear_statistics, 4},
+    {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 8},
+    {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
+    {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
+    {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},
+    {"_pgbb_cpp_resample_indices", (DL_FUNC) &_pgbb_cpp_resample_indices, 6},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},

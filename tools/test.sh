@@ -19,5 +19,6 @@ else
 fi
 [ "$core_status" = 0 ] || [ "$PGBB_CORE_FAILED" != 0 ] || export PGBB_CORE_FAILED=1
 
+export NOT_CRAN=true
 export PGBB_SLOW_TESTS="${PGBB_SLOW_TESTS:-true}"
 Rscript --vanilla tools/run-tests.R

@@ -1,0 +1,177 @@
+# The formula interface pgbb(): formula handling, public bounds, methods, and
+# agreement with the non-private reference. Fits here are small (few
+# iterations, narrow networks) so the file runs in seconds; their statistical
+# accuracy is tested in test-pgbb-fit.R and in the slow tests below.
+
+quick <- pgbb_control(iterations = 200, hidden = c(16, 16), draws = 200, blocks = 10,
+                      rate = 0.2, learning_rate = 3e-3)
+
+make_data <- function(n = 600, seed = 1) {
+  set.seed(seed)
+  d <- data.frame(x = runif(n, 0, 10), z = runif(n, -1, 1),
+                  g = factor(sample(c("a", "b", "c"), n, TRUE), levels = c("a", "b", "c")))
+  d$y <- 1 + 0.3 * d$x - 0.5 * d$z + 0.4 * (d$g == "b") + rt(n, df = 4)
+  d
+}
+b_all <- list(x = c(0, 10), z = c(-1, 1), .response = c(-15, 20))
+
+test_that("pgbb() fits with factors, interactions, transforms and returns the documented shapes", {
+  d <- make_data()
+  set.seed(2)
+  fit <- pgbb(y ~ x * z + g + log1p(x), d, loss = "huber", epsilon = 2, bounds = b_all,
+              control = quick)
+  expect_s3_class(fit, "pgbb")
+  cn <- c("(Intercept)", "x", "z", "gb", "gc", "log1p(x)", "x:z", "scale")
+  expect_identical(names(coef(fit)), cn)
+  expect_equal(dim(confint(fit)), c(8L, 2L))
+  expect_identical(colnames(confint(fit, level = 0.9)), c("5 %", "95 %"))
+  expect_equal(dim(vcov(fit)), c(8L, 8L))
+  expect_equal(nobs(fit), 600L)
+  s <- as.data.frame(summary(fit))
+  expect_named(s, c("term", "tau", "estimate", "sd", "lower", "upper"))
+  expect_true(all(s$lower <= s$estimate & s$estimate <= s$upper))
+  expect_true(fit$ledger$epsilon <= 2 && fit$ledger$sigma > 0)
+  p <- predict(fit, newdata = d[1:3, ], interval = "credible")
+  expect_equal(dim(p), c(3L, 3L))
+  expect_error(predict(fit, newdata = d[1:3, c("x", "g")]), "z")
+})
+
+test_that("a tau grid gives one joint generator and per-level summaries", {
+  d <- make_data()
+  set.seed(3)
+  fit <- pgbb(y ~ x + z, d, loss = "quantile", tau = c(0.25, 0.5, 0.75), epsilon = 4,
+              bounds = b_all, control = quick)
+  expect_equal(dim(coef(fit)), c(3L, 3L))
+  ci <- confint(fit)
+  expect_equal(dim(ci), c(3L, 2L, 3L))
+  expect_identical(dimnames(ci)[[3L]], c("0.25", "0.5", "0.75"))
+  expect_equal(nrow(as.data.frame(summary(fit))), 9L)
+  dr <- posterior_draws(fit, n = 50, tau = 0.4)
+  expect_equal(dim(dr), c(50L, 3L))
+  expect_length(predict(fit, newdata = d[1:4, ]), 3L)
+  # Draws cost no privacy: the ledger is unchanged by drawing.
+  led <- fit$ledger
+  invisible(posterior_draws(fit, n = 10))
+  expect_identical(fit$ledger, led)
+})
+
+test_that("a missing bound is an error naming the variable; nothing is taken from the data", {
+  d <- make_data()
+  expect_error(pgbb(y ~ x + z, d, loss = "huber", epsilon = 1,
+                    bounds = list(x = c(0, 10), .response = c(-15, 20)), control = quick), "'z'")
+  expect_error(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = list(x = c(0, 10)),
+                    control = quick), "response")
+  expect_error(pgbb(y ~ x, d, loss = "huber", epsilon = 1, control = quick), "'bounds'")
+  expect_error(pgbb(y ~ x, d, loss = "quantile", tau = 1.2, epsilon = 1, bounds = b_all), "'tau'")
+  expect_error(pgbb(y ~ x, d, loss = "huber", bounds = b_all), "'epsilon'")
+  expect_error(pgbb(y ~ x, d, loss = "huber", epsilon = -1, bounds = b_all), "'epsilon'")
+  expect_error(pgbb(y ~ x, d, loss = "huber", epsilon = 1, delta = 2, bounds = b_all,
+                    control = quick), "'delta'")
+  expect_error(pgbb(y ~ x, as.list(d), loss = "huber", epsilon = 1, bounds = b_all), "'data'")
+})
+
+test_that("values outside the declared bounds are clipped, with a message to the analyst", {
+  d <- make_data()
+  d$x[1:3] <- c(-5, 50, 11)
+  set.seed(4)
+  expect_message(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick),
+                 "3 value\\(s\\) outside")
+})
+
+test_that("neighbouring data sets differing in one extreme record get identical public settings", {
+  d1 <- make_data()
+  d2 <- d1
+  d2$x[10] <- 1e6
+  d2$y[10] <- -1e6
+  fits <- lapply(list(d1, d2), function(d) {
+    set.seed(5)
+    suppressMessages(pgbb(y ~ x + z, d, loss = "quantile", tau = 0.5, epsilon = 1,
+                          bounds = b_all, control = quick))
+  })
+  expect_identical(fits[[1]]$design$cb, fits[[2]]$design$cb)
+  expect_identical(fits[[1]]$design$maps, fits[[2]]$design$maps)
+  expect_identical(fits[[1]]$fit$box, fits[[2]]$fit$box)
+  l1 <- unclass(fits[[1]]$ledger); l2 <- unclass(fits[[2]]$ledger)
+  expect_identical(l1, l2)
+})
+
+test_that("subset, na.action, no intercept and a one-covariate model work", {
+  d <- make_data()
+  d$x[5] <- NA
+  set.seed(6)
+  fit <- pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick,
+              subset = z > 0)
+  expect_equal(nobs(fit), sum(d$z > 0 & !is.na(d$x)))
+  fit0 <- pgbb(y ~ x - 1, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick,
+               na.action = na.omit)
+  expect_identical(names(coef(fit0)), c("x", "scale"))
+  fm <- pgbb(y ~ 1, d, loss = "mean", epsilon = 1, bounds = b_all, control = quick)
+  expect_identical(names(coef(fm)), "mean")
+  expect_true(coef(fm) > -15 && coef(fm) < 20)
+})
+
+test_that("set.seed() reproduces a fit, and saveRDS/readRDS keeps its draws", {
+  d <- make_data(300)
+  set.seed(7); a <- pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick)
+  set.seed(7); b <- pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick)
+  expect_identical(a$draws, b$draws)
+  f <- tempfile(fileext = ".rds")
+  saveRDS(a, f)
+  a2 <- readRDS(f)
+  set.seed(8); d1 <- posterior_draws(a, 20)
+  set.seed(8); d2 <- posterior_draws(a2, 20)
+  expect_identical(d1, d2)
+})
+
+test_that("print and summary output is stable", {
+  d <- make_data(400)
+  set.seed(9)
+  fit <- pgbb(y ~ x + g, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 1,
+              bounds = b_all, control = quick)
+  expect_snapshot(print(fit, digits = 3))
+  expect_snapshot(print(summary(fit, level = 0.9), digits = 3))
+})
+
+test_that("plot and tidy work", {
+  d <- make_data(300)
+  set.seed(10)
+  fit <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.25, 0.5, 0.75), epsilon = 2,
+              bounds = b_all, control = quick)
+  f <- tempfile(fileext = ".png")
+  grDevices::png(f)
+  expect_invisible(plot(fit, reference = pgbb_reference(y ~ x, d, tau = c(0.25, 0.5, 0.75))))
+  grDevices::dev.off()
+  expect_true(file.exists(f))
+  skip_if_not_installed("generics")
+  td <- generics::tidy(fit)
+  expect_named(td, c("term", "tau", "estimate", "std.error", "conf.low", "conf.high"))
+})
+
+test_that("at epsilon = Inf the coefficients match the non-private rq fit (slow)", {
+  skip_if_not_slow()
+  set.seed(11)
+  n <- 3000
+  d <- data.frame(x = runif(n, 0, 10), z = runif(n, -1, 1))
+  d$y <- 2 + 0.5 * d$x - 1 * d$z + rnorm(n)
+  taus <- c(0.25, 0.5, 0.75)
+  fit <- pgbb(y ~ x + z, d, loss = "quantile", tau = taus, epsilon = Inf,
+              bounds = list(x = c(0, 10), z = c(-1, 1), .response = c(-5, 12)),
+              control = pgbb_control(iterations = 3000, hidden = c(64, 64), draws = 1000,
+                                     rate = 0.2, learning_rate = 2e-3, blocks = 10))
+  expect_identical(fit$ledger$sigma, 0)
+  ref <- pgbb_reference(y ~ x + z, d, tau = taus)
+  s <- summary(fit)
+  for (k in seq_along(taus)) {
+    tab <- s$coefficients[[k]]
+    # The blocked bootstrap is centred at the (smoothed) ERM, within a fraction of
+    # a posterior SD of rq; 2 SD allows for the smoothing bias (h = 0.1 against
+    # a residual scale of 1), the random partition and the generator's error.
+    expect_true(all(abs(tab[, "estimate"] - ref$coefficients[, k]) < 2 * tab[, "sd"]),
+                info = sprintf("tau = %g", taus[k]))
+    # With S = 10 blocks the blocked-bootstrap SD behaves like an estimate with 9
+    # degrees of freedom (the 99.9% range of sqrt(chi2_9 / 9) is [0.34, 1.77]),
+    # so posterior SDs are only of the order of rq's standard errors.
+    rq_se <- (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * qnorm(0.975))
+    expect_true(all(tab[, "sd"] / rq_se > 0.3 & tab[, "sd"] / rq_se < 3), info = sprintf("tau = %g", taus[k]))
+  }
+})
