@@ -91,6 +91,14 @@
 #' rounding margin is added, so the value returned is an upper bound of the paper's bound
 #' (not merely an approximation of it), finite or `Inf`, never `NaN` or negative.
 #'
+#' One reading differs from the printed formula, in the safe direction: the Dirichlet-integrated
+#' moment bound \eqn{ar M^{Dir}_{J,k}} of (S30) is capped by the worst-case value
+#' \eqn{M_k(1/n_S)} (both bound \eqn{E[M_k(ar w)]} from above, since \eqn{M_k} increases with
+#' the weight). As printed, (S30) exceeds the worst case at large \eqn{k}, which made the
+#' Dirichlet-aware bound larger than the worst-case one at high orders; the cap leaves the
+#' bound at the orders that matter in practice unchanged (and the paper's calibrated
+#' noise scales with it).
+#'
 #' @param lambda Integer Renyi orders (>= 2); the function is vectorised over `lambda`.
 #' @param n Number of records (public).
 #' @param blocks Number of blocks `S` (`2 <= blocks <= n`).

@@ -599,13 +599,13 @@ class LogMomentAccountant {
   }
 
   // Rounding margin added to the log of the total excess in (S33). Every log-quantity
-  // entering a term is formed by at most p_max + k_max + m + 64 floating-point
-  // operations (the coefficient recurrence is the longest chain) on numbers of
-  // magnitude at most `mag`, each with relative error <= 2u (IEEE arithmetic and a
-  // faithful libm exp/log/lgamma), so its absolute error is below
-  // 2u (ops) (mag + 8); log-sum-exp is 1-Lipschitz in the sup norm and adds (n + 2) u.
-  // Doubling that gives the margin. In practice it is ~1e-10 or smaller: it changes
-  // sigma in the 10th digit.
+  // entering a term is formed by at most P + k_max + m + lambda_max + 66 floating-point
+  // operations (P = longest coefficient recurrence used; Theta' adds lambda_max) on
+  // numbers of magnitude at most `mag` (static tables + sigma-dependent pieces), each with
+  // relative error <= 2u (IEEE arithmetic and a faithful libm exp/log/lgamma), so its
+  // absolute error is below 2u (ops) (mag + 8); log-sum-exp is 1-Lipschitz in the sup
+  // norm and adds (n + 2) u. Doubling that gives the margin. In practice it is 1e-8 to
+  // 1e-7 (loose on purpose): it changes sigma in the 8th digit.
   double rounding_margin(double dyn_mag, int p_used) const {
     const double ops = p_used + k_max_ + setup_.m + 64 + (lam_max_ + 2);
     return 4 * acct::kUnit * ops * (static_mag_ + coef_mag_ + dyn_mag + 8);
