@@ -45,6 +45,20 @@ test_that("pgbb_fit() checks its arguments and names them", {
                         progress = FALSE), "'clip'")
   # A given partition is for non-private fits only.
   expect_error(f(sigma = 1, partition = block_partition(200, 20)), "'partition'")
+  # No pseudo-samples in the trainer, so none may be accounted for.
+  expect_error(f(sigma = 0, alpha = 1), "'alpha'")
+  # Misspelt settings are not silently swallowed by '...'.
+  expect_error(f(sigma = 0, lerning_rate = 1), "unused argument")
+})
+
+test_that("the stored call never contains the data, even through do.call()", {
+  d <- huber_data(200)
+  set.seed(4)
+  fit <- do.call(pgbb_fit, list(x = d$x, y = d$y, loss = "huber", sigma = 0, box = d$box,
+                                x_bounds = c(-1, 1), blocks = 5, iterations = 20, hidden = 4,
+                                draws = 5, progress = FALSE))
+  expect_lt(length(serialize(fit$call, NULL)), 2000)
+  expect_false(any(vapply(as.list(fit$call)[-1], function(a) is.numeric(a) && length(a) > 16, TRUE)))
 })
 
 test_that("data outside the declared bounds is clipped, reported, and not stored", {
