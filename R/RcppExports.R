@@ -185,6 +185,10 @@ cpp_loss_eval <- function(spec, theta, x, y, tau) {
     .Call(`_pgbb_cpp_loss_eval`, spec, theta, x, y, tau)
 }
 
+cpp_statistic <- function(spec, theta, x, y, tau, clip, w, precision) {
+    .Call(`_pgbb_cpp_statistic`, spec, theta, x, y, tau, clip, w, precision)
+}
+
 cpp_pgbb_train <- function(x, y, spec, generator, partition, blocks, settings, seed, progress) {
     .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partition, blocks, settings, seed, progress)
 }

@@ -10,9 +10,26 @@
 
 .privacy_ledger <- function(epsilon, delta, sigma, n, blocks, gamma, clip, rate, iterations, mc,
                             J, m, alpha, accountant, conversion, ...) {
-  args <- list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
-               iterations = iterations, mc = mc, J = J, m = m, alpha = alpha,
-               accountant = accountant, conversion = conversion, ...)
+  extra <- list(...)
+  if (length(extra)) {
+    # Only further accountant settings may pass through (e.g. 'orders');
+    # anything else is a typo that must not be ignored silently.
+    sigma_fun <- .accountant_fun("pgbb_sigma")
+    known <- c("epsilon", "delta", "n", "blocks", "gamma", "clip", "rate", "iterations", "mc", "J", "m",
+               "alpha", "accountant", "conversion", "...")
+    allowed <- if (is.null(sigma_fun)) character(0) else setdiff(names(formals(sigma_fun)), known)
+    nms <- names(extra)
+    if (is.null(nms) || any(nms == "") || any(!nms %in% allowed))
+      stop(sprintf("pgbb_fit(): unused argument(s) %s%s.",
+                   paste0("'", if (is.null(nms)) "(unnamed)" else ifelse(nms == "", "(unnamed)", nms), "'",
+                          collapse = ", "),
+                   if (length(allowed)) sprintf(" (further accountant settings: %s)",
+                                                paste(allowed, collapse = ", ")) else ""),
+           call. = FALSE)
+  }
+  args <- c(list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
+                 iterations = iterations, mc = mc, J = J, m = m, alpha = alpha,
+                 accountant = accountant, conversion = conversion), extra)
   target <- NA_real_
   order <- NA_real_
   if (!is.null(epsilon)) {
@@ -51,7 +68,7 @@
                  accountant = accountant, conversion = conversion, order = as.numeric(order),
                  iterations = as.integer(iterations), mc = as.integer(mc), rate = rate,
                  blocks = as.integer(blocks), gamma = gamma, clip = clip, n = as.integer(n),
-                 alpha = alpha, J = J, m = m, extra = list(...)),
+                 alpha = alpha, J = J, m = m, extra = extra),
             class = "pgbb_ledger")
 }
 

@@ -139,7 +139,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL,
                      progress = interactive()) {
-  call <- match.call()
+  call <- .safe_call(match.call())
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
@@ -216,6 +216,10 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     if (length(partition) != n) .arg_fail("partition", sprintf("of length %d (one id per record)", n))
     .check_blocks(partition, blocks, "partition")
   }
+  # The trainer has no pseudo-samples (Section 2.2, alpha = 0): accounting
+  # with alpha > 0 would give too little noise for what is trained.
+  if (!identical(as.numeric(alpha), 0))
+    .arg_fail("alpha", "0: pseudo-samples (alpha > 0, SM S2.3.2) are not implemented by the trainer")
   ledger <- .privacy_ledger(epsilon, delta, sigma, n = n, blocks = blocks, gamma = gamma, clip = clip,
                             rate = rate, iterations = iterations, mc = mc, J = J, m = m,
                             alpha = alpha, accountant = accountant, conversion = conversion, ...)
@@ -264,6 +268,21 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     draws = NULL), class = "pgbb_fit")
   fit$draws <- posterior_draws(fit, n = draws)
   fit
+}
+
+# The call as stored in a fit: argument expressions only. Values that were
+# passed in directly (e.g. through do.call(), which puts the data themselves
+# into the call) are replaced by a placeholder, so the released object can
+# never carry record-level data.
+.safe_call <- function(call) {
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("pgbb_fit")
+  for (i in seq_along(call)[-1L]) {
+    a <- call[[i]]
+    nm <- names(call)[i]
+    small_constant <- is.atomic(a) && length(a) <= 16L && !(nm %in% c("x", "y", "partition"))
+    if (!(is.name(a) || is.call(a) || is.null(a) || small_constant)) call[[i]] <- as.name("<value>")
+  }
+  call
 }
 
 # x as a numeric matrix with column names.

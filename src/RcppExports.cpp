@@ -715,6 +715,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_statistic
+Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w, std::string precision);
+RcppExport SEXP _pgbb_cpp_statistic(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP, SEXP clipSEXP, SEXP wSEXP, SEXP precisionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< std::string >::type precision(precisionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_statistic(spec, theta, x, y, tau, clip, w, precision));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_pgbb_train
 Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::List generator, Rcpp::IntegerVector partition, int blocks, Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress);
 RcppExport SEXP _pgbb_cpp_pgbb_train(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP generatorSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP settingsSEXP, SEXP seedSEXP, SEXP progressSEXP) {
@@ -822,6 +840,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
     {"_pgbb_cpp_loss_bound", (DL_FUNC) &_pgbb_cpp_loss_bound, 4},
     {"_pgbb_cpp_loss_eval", (DL_FUNC) &_pgbb_cpp_loss_eval, 5},
+    {"_pgbb_cpp_statistic", (DL_FUNC) &_pgbb_cpp_statistic, 8},
     {"_pgbb_cpp_pgbb_train", (DL_FUNC) &_pgbb_cpp_pgbb_train, 9},
     {"_pgbb_cpp_generator_eval", (DL_FUNC) &_pgbb_cpp_generator_eval, 4},
     {"_pgbb_cpp_generator_vjp", (DL_FUNC) &_pgbb_cpp_generator_vjp, 4},

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/blocking.h"
@@ -184,9 +185,57 @@ Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::Numer
       for (int j = 0; j < d; ++j) grad(i, j) = g[j];
       loss.add_hessian(theta.begin(), r, yi, tau, 1.0, hess.begin());
     }
+    // The linear-score form used by the trainer's hot loop, where the loss has one.
+    Rcpp::NumericMatrix sgrad(n, d);
+    using L = std::decay_t<decltype(loss)>;
+    if constexpr (L::kExtra >= 0) {
+      double extra[L::kExtra > 0 ? L::kExtra : 1];
+      for (int i = 0; i < n; ++i) {
+        const double* r = rows.row(i);
+        double e = 0.0;
+        for (int j = 0; j < p; ++j) e += theta[j] * r[j];
+        const double a = loss.score(theta.begin(), e, pgbb::RowStore<double>::y(r, p), tau, extra);
+        for (int j = 0; j < p; ++j) sgrad(i, j) = a * r[j];
+        for (int j = 0; j < L::kExtra; ++j) sgrad(i, p + j) = extra[j];
+      }
+    } else {
+      sgrad = grad;
+    }
     return Rcpp::List::create(Rcpp::Named("value") = value, Rcpp::Named("gradient") = grad,
-                              Rcpp::Named("hessian") = hess);
+                              Rcpp::Named("hessian") = hess, Rcpp::Named("score_gradient") = sgrad);
   });
+}
+
+// The clipped, weighted statistic of eq. (4) before noise, sum_i w_i
+// clip_C(grad l(theta; x_i)), computed by the trainer's own hot-loop code
+// (for tests of the clipping guard). `precision` selects the row storage.
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
+                                  Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w,
+                                  std::string precision) {
+  const pgbb::LossSpec s = loss_from(spec);
+  const int n = x.nrow(), p = x.ncol();
+  if (w.size() != n) Rcpp::stop("internal error: 'w' has the wrong length");
+  // Every record its own block, with weight w_i.
+  pgbb::BlockPartition part;
+  part.block.resize(n);
+  part.size.assign(n, 1);
+  std::vector<int64_t> subset(n);
+  for (int i = 0; i < n; ++i) part.block[i] = i, subset[i] = i;
+  auto run = [&](auto tag) {
+    using Scalar = decltype(tag);
+    const pgbb::RowStore<Scalar> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, &part);
+    return pgbb::with_loss(s, [&](const auto& loss) {
+      const int d = loss.dim();
+      if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
+      Rcpp::NumericVector out(d);
+      std::vector<double> g(d);
+      pgbb::accumulate_subset(loss, rows, subset, w.begin(), theta.begin(), tau, clip, g.data(), out.begin());
+      return out;
+    });
+  };
+  if (precision == "float") return run(float(0));
+  return run(double(0));
 }
 
 // Noisy training (Algorithms 1 and 2); returns the trained weights.

@@ -290,12 +290,14 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   const int S = static_cast<int>(part.size.size());
   const int d = loss.dim();
   const int K = cfg.mc;
-  const int p = data.p();
   const int64_t n = data.n();
   const bool joint = cfg.joint();
   const int n_in = S + (joint ? kTauFeatures : 0);
   if (S < 2) throw std::invalid_argument("train: need at least two blocks");
   if (gen.n_out() != d) throw std::invalid_argument("train: generator output does not match the loss");
+  if (data.p() != loss.p) throw std::invalid_argument("train: the design does not match the loss");
+  if (static_cast<int64_t>(part.block.size()) != n)
+    throw std::invalid_argument("train: the partition does not match the design");
   if (gen.n_in() != n_in || gen.n_direct() != (joint ? kTauFeatures : 0))
     throw std::invalid_argument("train: generator input does not match S (and tau)");
   if (cfg.iterations < 1 || K < 1) throw std::invalid_argument("train: 'iterations' and 'mc' must be positive");

@@ -1,0 +1,45 @@
+// Prototype benchmark: natality-scale joint quantile training.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <chrono>
+#include "../trainer.h"
+using namespace pgbb;
+int main(int argc, char** argv) {
+  int64_t n = atol(argv[1]); int T = atoi(argv[2]); int K = atoi(argv[3]); double q = atof(argv[4]);
+  bool dbl = argc > 5 && argv[5][0] == 'd';
+  int p = 14, S = 5;
+  Rng rng(11);
+  std::vector<double> x(n * p), y(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = 1; double eta = 3300;
+    for (int j = 1; j < p; ++j) { double v = rng.uniform(); x[i + j * n] = v; eta += 50 * (j % 3 - 1) * v; }
+    y[i] = eta + 500 * rng.normal();
+  }
+  BlockPartition part = block_partition(n, S, rng);
+  std::vector<double> taus = {0.1, 0.3, 0.5, 0.7, 0.9}, probs;
+  for (double t : taus) probs.push_back(1 / (t * (1 - t)));
+  QuantileLoss loss{p, 0.1};
+  Box box(std::vector<double>(p, -6000), std::vector<double>(p, 6000));
+  DataBounds db; db.x_lower.assign(p, 0); db.x_upper.assign(p, 1);
+  std::vector<double> sh, sc;
+  input_standardisation(S, true, sh, sc);
+  TrainConfig cfg;
+  cfg.iterations = T; cfg.mc = K; cfg.rate = q; cfg.sigma = 1.0; cfg.clip = loss.gradient_bound(db, box, taus);
+  cfg.gamma = gamma_star(n, S); cfg.optimizer.iterations = T; cfg.tau_grid = taus; cfg.tau_prob = probs;
+  auto run = [&](auto tag) {
+    using Scalar = decltype(tag);
+    auto c0 = std::clock(); auto t0 = std::chrono::steady_clock::now();
+    RowStore<Scalar> rows(x.data(), y.data(), n, p, &part);
+    double setup = double(std::clock() - c0) / CLOCKS_PER_SEC;
+    Generator<Scalar> gen(S + 2, {256, 256, 256}, box, sh, sc, 2);
+    gen.init(rng);
+    c0 = std::clock(); t0 = std::chrono::steady_clock::now();
+    train(loss, rows, part, gen, cfg, rng);
+    double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    printf("n=%ld T=%d K=%d q=%g %s: setup %.2fs, train %.2fs cpu (%.2fs elapsed) = %.1f us/iter\n", (long)n, T, K, q,
+           sizeof(Scalar) == 4 ? "float" : "double", setup, cpu, el, 1e6 * cpu / T);
+  };
+  if (dbl) run(double(0)); else run(float(0));
+}
