@@ -71,6 +71,14 @@ inline double norm_quantile(double p) {
   }
   // Halley refinement, written on the tail that is computed accurately.
   for (int it = 0; it < 2; ++it) {
+    if (x < -37.0) {
+      // Deep lower tail (p below ~1e-300): exp(x^2 / 2) overflows and Phi(x) - p
+      // loses all precision among subnormals, so the step below would give NaN.
+      // Newton on log Phi(x) = log p instead, with the Mills ratio Phi / phi.
+      const double lp = log_norm_cdf(x);
+      x -= (lp - std::log(p)) * std::exp(lp + 0.5 * x * x + gdp_detail::kLogSqrt2Pi);
+      continue;
+    }
     double e;
     if (x < 0) {
       e = norm_cdf(x) - p;
