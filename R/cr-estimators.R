@@ -185,7 +185,7 @@
         .arg_fail("estimator$sensitivity", sprintf("at least the bound implied by 'bounds' (%g at N = %d)", own(N), N))
       spec$sensitivity <- function(N) max(f(N), own(N))
     }
-    if (!is.null(estimator$tau)) spec$tau <- .check_tau(estimator$tau)
+    if (!is.null(estimator$tau)) spec$tau <- .check_cr_tau(estimator$tau)
     return(spec)
   }
   if (!is.function(fun)) .arg_fail("estimator$fun", "a function or the name of a built-in estimator")
@@ -199,12 +199,12 @@
   n <- NROW(X)
   list(name = estimator$name %||% "user estimator", kind = "r", fun = fun, x = X, y = numeric(0), n = n,
        sensitivity = function(N) { s <- sens(N); .check_sens_value(s); s },
-       tau = if (is.null(estimator$tau)) .tau_sqrt else .check_tau(estimator$tau),
+       tau = if (is.null(estimator$tau)) .tau_sqrt else .check_cr_tau(estimator$tau),
        transform = NULL, d = NA_integer_, description = "user-supplied estimator", names = NULL,
        bounds = bounds)
 }
 
-.check_tau <- function(tau) {
+.check_cr_tau <- function(tau) {
   if (!is.function(tau)) .arg_fail("estimator$tau", "a function N -> scale tau_N")
   function(N) { v <- tau(N); if (!is.numeric(v) || length(v) != 1L || !(v > 0)) .arg_fail("estimator$tau", "a function returning one positive number"); v }
 }
@@ -250,7 +250,7 @@
   if (is.matrix(X) && ncol(X) == 1L) X <- X[, 1]
   list(name = estimator$name %||% "user estimator", kind = "r", fun = estimator$fun,
        smooth_sensitivity = estimator$smooth_sensitivity, x = X, n = NROW(X), d = 1L,
-       tau = if (is.null(estimator$tau)) .tau_sqrt else .check_tau(estimator$tau),
+       tau = if (is.null(estimator$tau)) .tau_sqrt else .check_cr_tau(estimator$tau),
        description = "user-supplied estimator with a declared beta-smooth sensitivity", names = NULL,
        bounds = bounds, params = list())
 }
