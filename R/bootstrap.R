@@ -30,7 +30,7 @@
 #' @export
 blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks = 20,
                               gamma = NULL, tau = NULL, partition = NULL, ...) {
-  x <- .as_data_matrix(x, "x")
+  x <- .as_bootstrap_matrix(x, "x")
   n <- nrow(x)
   loss <- match.arg(loss, "mean")
   .check_count(draws, "draws")
@@ -55,7 +55,7 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
 #' @rdname blocked_bootstrap
 #' @export
 bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = NULL, ...) {
-  x <- .as_data_matrix(x, "x")
+  x <- .as_bootstrap_matrix(x, "x")
   loss <- match.arg(loss, "mean")
   .check_count(draws, "draws")
   .check_memory(draws * ncol(x), "draws * ncol(x)")
@@ -64,7 +64,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   .new_bootstrap_draws(out, "ordinary", loss, nrow(x), list())
 }
 
-.as_data_matrix <- function(x, arg) {
+.as_bootstrap_matrix <- function(x, arg) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (!is.numeric(x)) .arg_fail(arg, "a numeric vector or matrix")
   if (!is.matrix(x)) x <- matrix(x, ncol = 1L, dimnames = list(NULL, "mean"))
