@@ -241,7 +241,8 @@ class LogMomentAccountant {
     const int budget = static_cast<int>(4000000 / (k_max_ + 1));
     p_det_ = std::max(setup_.J, std::max(256, std::min(4 * k_max_, budget)));
 
-    const int nf = std::max(k_max_, p_det_) + 2 * m + 8;
+    // log i! is also read at i = 2j + 1 <= 2J + 1 by the Beta-moment part of (S29).
+    const int nf = std::max({k_max_, p_det_, 2 * setup_.J + 1}) + 2 * m + 8;
     lf_.resize(nf + 1);
     for (int i = 0; i <= nf; ++i) lf_[i] = std::lgamma(i + 1.0);
 

@@ -323,7 +323,12 @@ inline std::pair<double, double> sgd_default_schedule(double a, double L, double
   if (!(L > 0) || !(lambda > 0)) throw std::invalid_argument("SGD schedule: L and lambda must be positive");
   auto ok = [&](double t0) { return L * std::expm1(a * std::log1p(1.0 / t0)) <= lambda / 2.0; };
   double hi = 1.0;
-  while (!ok(hi)) hi *= 2.0;
+  while (!ok(hi)) {
+    hi *= 2.0;
+    // Same cap as sgd_t0: beyond it the bisection below cannot resolve integers
+    // (it would never end) and the steps are vanishingly small anyway.
+    if (hi > 1e15) throw std::invalid_argument("SGD schedule: no t0 satisfies (18) (lambda is too small relative to the smoothness L); increase 'lambda'");
+  }
   double lo = hi / 2.0;
   if (hi > 1.0) {
     while (hi - lo > 1.0) {

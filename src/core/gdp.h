@@ -39,6 +39,27 @@ inline double log_norm_cdf(double x) {
 /// @brief Phi(x).
 inline double norm_cdf(double x) { return 0.5 * std::erfc(-x / gdp_detail::kSqrt2); }
 
+namespace gdp_detail {
+/// log of the N(0, 1) mass of [c - h, c + h] for 0 < h <= 1/2 and |c| h <= 5, without
+/// the cancellation of Phi(c + h) - Phi(c - h) (which loses every digit once the mass
+/// is below ~1e-16 Phi(c + h)). The mass is phi(c) int_{-h}^{h} e^{-cs - s^2/2} ds, and
+/// e^{-cs - s^2/2} = sum_k He_k(-c) s^k / k! (Hermite generating function), so the
+/// integral is 2h sum_{k even} u_k / (k + 1) with u_k = He_k(c) h^k / k!, obtained from
+/// He_{k+1} = c He_k - k He_{k-1} as u_{k+1} = (c h u_k - h^2 u_{k-1}) / (k + 1). Even
+/// Hermite polynomials are even, so the summed terms are positive once |c| exceeds their
+/// roots and small before; 120 terms are far past (|c| h)^k / k! < 1e-80.
+inline double log_interval_mass(double c, double h) {
+  double um = 0.0, u = 1.0, sum = 1.0;  // u_{k-1}, u_k at k = 0; sum of u_k / (k + 1), k even
+  for (int k = 0; k < 120; ++k) {
+    const double un = (c * h * u - h * h * um) / (k + 1);
+    um = u;
+    u = un;
+    if ((k + 1) % 2 == 0) sum += u / (k + 2);
+  }
+  return -0.5 * c * c - kLogSqrt2Pi + std::log(2.0 * h) + std::log(sum);
+}
+}  // namespace gdp_detail
+
 /// @brief Standard normal quantile Phi^{-1}(p): Acklam's rational approximation
 /// polished by two Halley steps on erfc, relative error ~1e-15 (tested against
 /// qnorm).
@@ -71,6 +92,14 @@ inline double norm_quantile(double p) {
   }
   // Halley refinement, written on the tail that is computed accurately.
   for (int it = 0; it < 2; ++it) {
+    if (x < -37.0) {
+      // Deep lower tail (p below ~1e-300): exp(x^2 / 2) overflows and Phi(x) - p
+      // loses all precision among subnormals, so the step below would give NaN.
+      // Newton on log Phi(x) = log p instead, with the Mills ratio Phi / phi.
+      const double lp = log_norm_cdf(x);
+      x -= (lp - std::log(p)) * std::exp(lp + 0.5 * x * x + gdp_detail::kLogSqrt2Pi);
+      continue;
+    }
     double e;
     if (x < 0) {
       e = norm_cdf(x) - p;
@@ -95,10 +124,19 @@ inline double gdp_log_delta(double mu, double eps) {
   if (std::isinf(eps)) return ninf;
   if (std::isinf(mu)) return 0.0;
   const double a = -eps / mu + 0.5 * mu, b = -eps / mu - 0.5 * mu;
-  const double la = log_norm_cdf(a), lb = log_norm_cdf(b);
-  const double lr = eps + lb - la;  // log of e^eps Phi(b) / Phi(a), always < 0
+  const double la = log_norm_cdf(a);
+  double lr = eps + log_norm_cdf(b) - la;  // log of e^eps Phi(b) / Phi(a), always < 0
+  if (mu <= 1.0 && eps <= 10.0) {
+    // log Phi(b) - log Phi(a) cancels when the interval [b, a] holds little of the mass
+    // below a (small mu): write it log1p(-(Phi(a) - Phi(b)) / Phi(a)) with the interval
+    // mass computed directly. Without this, delta_mu(eps) came out as 0 for mu below
+    // ~1e-16 and gdp_mu() returned a mu whose true delta was orders above the target.
+    const double ratio = std::exp(gdp_detail::log_interval_mass(-eps / mu, 0.5 * mu) - la);
+    if (ratio < 0.5) lr = eps + std::log1p(-ratio);
+  }
   if (!(lr < 0.0)) return ninf;     // only reachable through rounding when delta ~ 0
-  return la + std::log1p(-std::exp(lr));
+  // log(1 - e^lr) without cancellation for lr near 0.
+  return la + (lr > -0.6931471805599453 ? std::log(-std::expm1(lr)) : std::log1p(-std::exp(lr)));
 }
 
 inline double gdp_delta(double mu, double eps) { return std::exp(gdp_log_delta(mu, eps)); }

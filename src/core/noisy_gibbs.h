@@ -77,15 +77,17 @@ inline double truncated_std_normal(Rng& rng, double lo, double hi) {
   // One-sided: work on [a, b] with 0 <= a, mirroring an interval below zero.
   const bool mirror = hi <= 0.0;
   const double a = mirror ? -hi : lo, b = mirror ? -lo : hi;
-  // 0 <= a < b: tail interval.
-  const double rate = 0.5 * (a + std::sqrt(a * a + 4.0));
-  const double uniform_width =
-      2.0 * std::sqrt(std::exp(1.0)) / (a + std::sqrt(a * a + 4.0)) *
-      std::exp(0.25 * (a * a - a * std::sqrt(a * a + 4.0)));
+  // 0 <= a < b: tail interval. Written without a * a, which overflows (and then
+  // a * a - a sqrt(a^2 + 4) is NaN and the acceptance probability 0: an endless
+  // loop) for a above ~1e154: sqrt(a^2 + 4) = hypot(a, 2) and
+  // (a^2 - a sqrt(a^2 + 4)) / 4 = -a / (a + sqrt(a^2 + 4)).
+  const double root = a + std::hypot(a, 2.0);
+  const double rate = 0.5 * root;
+  const double uniform_width = 2.0 * std::sqrt(std::exp(1.0)) / root * std::exp(-a / root);
   if (std::isfinite(b) && b - a <= uniform_width) {
     for (;;) {
       const double z = a + (b - a) * rng.uniform();
-      if (rng.uniform() <= std::exp(0.5 * (a * a - z * z))) return mirror ? -z : z;
+      if (rng.uniform() <= std::exp(0.5 * (a - z) * (a + z))) return mirror ? -z : z;
     }
   }
   for (;;) {
