@@ -7,7 +7,7 @@
 #' bootstrap (Proposition 4.1). It depends only on the public `n` and `blocks`.
 #'
 #' @param n Number of records (public).
-#' @param blocks Number of blocks `S`, with `3 <= blocks <= n` (for `S = 2` the formula gives 0).
+#' @param blocks Number of blocks `S`, with `3 <= blocks <= n` (eq. 8 needs `S >= 3`; for `S = 2` give `gamma` yourself).
 #' @return A positive number.
 #' @examples
 #' gamma_star(10000, 20)

@@ -54,7 +54,7 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
                               bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
                               start = NULL) {
   loss <- .match_boot_loss(loss)
-  x <- if (loss %in% c("mean", "exponential")) .as_data_matrix(x, "x") else .as_design(x, loss)
+  x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   n <- nrow(x)
   .check_count(draws, "draws")
   .check_count(blocks, "blocks", min = 2, max = n)
@@ -95,7 +95,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
                                bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
                                start = NULL) {
   loss <- .match_boot_loss(loss)
-  x <- if (loss %in% c("mean", "exponential")) .as_data_matrix(x, "x") else .as_design(x, loss)
+  x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   .check_count(draws, "draws")
   .check_memory(draws * ncol(x), "draws * ncol(x)")
   if (loss %in% c("mean", "exponential")) {
@@ -191,7 +191,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   list(draws = out, failed = 0L)
 }
 
-.as_data_matrix <- function(x, arg) {
+.as_bootstrap_matrix <- function(x, arg) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (!is.numeric(x)) .arg_fail(arg, "a numeric vector or matrix")
   if (!is.matrix(x)) x <- matrix(x, ncol = 1L, dimnames = list(NULL, "mean"))
