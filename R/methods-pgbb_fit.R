@@ -36,6 +36,7 @@ vcov.pgbb_fit <- function(object, ...) {
   stats::cov(d)
 }
 
+#' @importFrom stats nobs
 #' @export
 nobs.pgbb_fit <- function(object, ...) object$n
 
