@@ -13,7 +13,7 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
               if (length(x$training$hidden)) paste(x$training$hidden, collapse = " x ") else "no",
               x$training$optimizer, dim(x$draws)[1]))
   cat("Posterior means:\n")
-  print(coef(x), digits = digits)
+  print(stats::coef(x), digits = digits)
   invisible(x)
 }
 
@@ -36,6 +36,7 @@ vcov.pgbb_fit <- function(object, ...) {
   stats::cov(d)
 }
 
+#' @importFrom stats nobs
 #' @export
 nobs.pgbb_fit <- function(object, ...) object$n
 

@@ -21,7 +21,7 @@ iters <- as.integer(Sys.getenv("BENCH_ITERATIONS", "10000"))
 time_fit <- function(make_fit) {
   res <- replicate(runs, {
     gc()
-    t <- system.time(make_fit())
+    t <- system.time(suppressMessages(make_fit()))
     c(elapsed = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]])
   })
   apply(matrix(res, nrow = 2), 1, stats::median)

@@ -77,11 +77,12 @@ struct TrainConfig {
   /// updated; the rest of phi stays at its initial value. The generator starts
   /// as the constant map to the box centre; the warm-up carries it to the bulk
   /// of the posterior (at every level) before the weights that shape G's
-  /// dependence on u move. Without it the whole network shares that early, large move, and its
-  /// u-dependence picks up spread that later training removes only slowly (at
-  /// the paper's settings the trained generator's SDs were 20-60% too large;
-  /// with a 5% warm-up, 5-15%). Post-processing of the noised statistics like
-  /// any optimiser choice: no effect on the privacy guarantee.
+  /// dependence on u move. Without it the whole network shares that early,
+  /// large move, and its u-dependence picks up spread that later training
+  /// removes only slowly (at the paper's settings, non-private, the trained
+  /// generator's SDs were 20-60% too large; with a 5% warm-up, 5-15%).
+  /// Post-processing of the noised statistics like any optimiser choice: no
+  /// effect on the privacy guarantee.
   double warmup = 0.05;
 
   bool joint() const { return tau_grid.size() > 1; }
