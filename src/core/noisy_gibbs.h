@@ -221,7 +221,9 @@ inline ExpFamilyDraws noisy_gibbs_expfam(const ExpFamilyModel& model, double z, 
       const double prior_var_s = nd * v;
       const double post_var = 1.0 / (1.0 / prior_var_s + 1.0 / noise_var);
       const double post_mean = post_var * (nd * mu / prior_var_s + z / noise_var);
-      s = truncated_normal(rng, post_mean, std::sqrt(post_var), s_lo, s_hi);
+      // mean + sd * z can round past the range by an ulp of the mean (tiny sd, mean far
+      // outside); the clamp keeps s in [n lower, n upper], where the Gamma rate is positive.
+      s = std::min(std::max(truncated_normal(rng, post_mean, std::sqrt(post_var), s_lo, s_hi), s_lo), s_hi);
     }
     if (schedule.keep(t)) {
       out.theta.push_back(theta);

@@ -1,0 +1,182 @@
+// Core tests of resampling.h: Lambert W0, kappa_star (eq. 4), WR / WOR index
+// draws (always in range, WOR distinct), the multiplicity check of Algorithm 1
+// on both counter widths and its failure path, the fused scalar-mean path, and
+// the stop callback. Edge cases: n = 2, m = 1, m = n, saturating counters.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "resampling.h"
+#include "test_framework.h"
+
+namespace {
+const double kPosInf = std::numeric_limits<double>::infinity();
+
+pgbb::ResamplePlan plan_of(int n, int m, int B, pgbb::ResampleMode mode, int kappa = 0, uint64_t seed = 77) {
+  pgbb::ResamplePlan p;
+  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = seed;
+  return p;
+}
+}  // namespace
+
+CORE_TEST(resampling_lambert_w0) {
+  const double e = std::exp(1.0);
+  CHECK(std::isnan(pgbb::lambert_w0(std::numeric_limits<double>::quiet_NaN())));
+  CHECK_THROWS(pgbb::lambert_w0(-0.5));
+  CHECK(pgbb::lambert_w0(-1.0 / e) == -1.0 || std::fabs(pgbb::lambert_w0(-1.0 / e) + 1.0) < 1e-7);
+  CHECK(pgbb::lambert_w0(0.0) == 0.0);
+  CHECK(pgbb::lambert_w0(kPosInf) == kPosInf);
+  for (double x : {-1.0 / e + 1e-12, -0.35, -0.3, -0.29, -1e-10, 1e-300, 0.5, 1.0, e, e + 1e-9, 10.0, 1e10, 1e300,
+                   std::numeric_limits<double>::max()}) {
+    const double w = pgbb::lambert_w0(x);
+    CHECK(std::isfinite(w) && w >= -1.0);
+    // w e^w = x, checked as w + log w = log x on the large side (e^w overflows there).
+    if (x > e) CHECK_NEAR(w + std::log(w), std::log(x), 1e-13 * std::log(x));
+    else if (x > -0.36) CHECK_NEAR(w * std::exp(w), x, 1e-13 * std::fabs(x) + 1e-300);
+    else CHECK_NEAR(w * std::exp(w), x, 1e-7);  // near the branch point W is ill-conditioned
+  }
+  CHECK_NEAR(pgbb::lambert_w0(1.0), 0.56714329040978387, 1e-15);  // omega constant
+}
+
+CORE_TEST(resampling_kappa_star) {
+  CHECK_THROWS(pgbb::kappa_star(1, 1, 10, 0.1));
+  CHECK_THROWS(pgbb::kappa_star(10, 0, 10, 0.1));
+  CHECK_THROWS(pgbb::kappa_star(10, 11, 10, 0.1));
+  CHECK_THROWS(pgbb::kappa_star(10, 5, 0, 0.1));
+  CHECK_THROWS(pgbb::kappa_star(10, 5, 10, 0.0));
+  CHECK_THROWS(pgbb::kappa_star(10, 5, 10, 1.0));
+  CHECK_THROWS(pgbb::kappa_star(10, 5, 10, std::numeric_limits<double>::quiet_NaN()));
+  const double big = 2147483647.0;
+  const double cases[][4] = {{2, 1, 1, 0.5},   {2, 2, 1, 0.5},     {10, 10, 1000, 1e-6}, {2000, 264, 500, 5e-4},
+                             {1e6, 1e5, 1e4, 1e-6}, {big, big, big, 1e-300}, {big, 1, big, 0.999}, {100, 3, 1, 0.9}};
+  for (const auto& c : cases) {
+    const double n = c[0], m = c[1], B = c[2], rho = c[3];
+    const int k = pgbb::kappa_star(n, m, B, rho);
+    CHECK(k >= 1 && k <= m);
+    // Defining inequality of the failure bound (Proposition 4.1): (k+1) log((k+1) n/(e m)) >= log(B n / rho),
+    // unless kappa is capped at m (then no multiplicity can exceed it).
+    const double A = std::log(B) + std::log(n) - std::log(rho);
+    auto g = [&](double kk) { return (kk + 1) * (std::log(kk + 1) + std::log(n) - std::log(m) - 1); };
+    CHECK(k == static_cast<int>(m) || g(k) >= A);
+    // Minimal up to rounding: one less would violate it.
+    if (k > 1 && k < m) CHECK(g(k - 1) < A * (1 + 1e-12));
+  }
+}
+
+CORE_TEST(resampling_indices_in_range_and_deterministic) {
+  CHECK_THROWS(pgbb::resample_mode_from("boot"));
+  CHECK(pgbb::resample_mode_from("wr") == pgbb::ResampleMode::WR);
+  for (auto bad : {plan_of(1, 1, 1, pgbb::ResampleMode::WR), plan_of(5, 0, 1, pgbb::ResampleMode::WR),
+                   plan_of(5, 6, 1, pgbb::ResampleMode::WOR), plan_of(5, 2, 0, pgbb::ResampleMode::WR)})
+    CHECK_THROWS(pgbb::Resampler r(bad));
+  const int shapes[][2] = {{2, 1}, {2, 2}, {3, 3}, {17, 5}, {64, 64}, {65, 64}, {1000, 31}, {5000, 5000}};
+  for (const auto& sh : shapes) {
+    const int n = sh[0], m = sh[1];
+    for (pgbb::ResampleMode mode : {pgbb::ResampleMode::WR, pgbb::ResampleMode::WOR}) {
+      pgbb::Resampler a(plan_of(n, m, 20, mode)), b(plan_of(n, m, 20, mode));
+      std::vector<uint32_t> ia(m), ib(m), seen(n);
+      for (int i = 0; i < 20; ++i) {
+        a.draw(i, ia.data());
+        b.draw(i, ib.data());
+        CHECK(ia == ib);  // resample i depends on (seed, i) only
+        for (uint32_t v : ia) CHECK(v < static_cast<uint32_t>(n));
+        if (mode == pgbb::ResampleMode::WOR) {
+          std::vector<uint32_t> s = ia;
+          std::sort(s.begin(), s.end());
+          CHECK(std::adjacent_find(s.begin(), s.end()) == s.end());  // distinct
+          if (m == n) for (int t = 0; t < n; ++t) CHECK(s[t] == static_cast<uint32_t>(t));  // a permutation
+        }
+        CHECK(pgbb::max_multiplicity(ia.data(), m, seen) >= 1);
+        for (uint32_t c : seen) CHECK(c == 0u);  // scratch left clean
+      }
+      // Visiting order does not matter: drawing resample 7 first gives the same indices.
+      pgbb::Resampler c(plan_of(n, m, 20, mode));
+      std::vector<uint32_t> i7(m), again(m);
+      c.draw(7, i7.data());
+      a.draw(7, again.data());
+      CHECK(i7 == again);
+    }
+  }
+}
+
+CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
+  // The bitset + 16-bit counter path must agree with a plain count, and with draw_sum.
+  for (int kappa : {1, 2, 3, 50}) {
+    pgbb::Resampler r(plan_of(40, 40, 64, pgbb::ResampleMode::WR, kappa));
+    std::vector<uint32_t> idx(40), idx2(40), scratch(40);
+    std::vector<double> x(40);
+    for (int i = 0; i < 40; ++i) x[i] = 0.25 * i - 3;
+    for (int i = 0; i < 64; ++i) {
+      const int over = r.draw(i, idx.data());
+      const int mx = pgbb::max_multiplicity(idx.data(), 40, scratch);
+      CHECK(over == (mx > kappa ? mx : 0));
+      CHECK(static_cast<int>(r.max_multiplicity_bits(idx.data(), 40)) == mx);
+      double sum = 0, direct = 0;
+      const int over2 = r.draw_sum(i, idx2.data(), x.data(), &sum);
+      CHECK(over2 == over && idx2 == idx);
+      for (uint32_t v : idx) direct += x[v];
+      CHECK_NEAR(sum, direct, 1e-12);
+    }
+  }
+  // Thresholds of 65535 or more use 32-bit counters; below, 16-bit counters saturate at
+  // 65534 extra copies (a multiplicity reported as at least 65535, above every such threshold).
+  // Uniform draws never get near that (m <= n), so the counters are fed directly.
+  {
+    const int n = 70000;
+    pgbb::Resampler r(plan_of(n, n, 2, pgbb::ResampleMode::WR, 100));
+    std::vector<uint32_t> same(n, 0u), distinct(n);
+    for (int t = 0; t < n; ++t) distinct[t] = static_cast<uint32_t>(t);
+    const unsigned sat = r.max_multiplicity_bits(same.data(), n);  // saturated, not wrapped
+    CHECK(sat >= 65535u && sat <= static_cast<unsigned>(n));
+    CHECK(r.max_multiplicity_bits(distinct.data(), n) == 1u);     // scratch was reset
+    CHECK(r.max_multiplicity_bits(same.data(), 3) == 3u);
+    CHECK(r.max_multiplicity_bits(same.data(), 0) == 0u);
+    for (int kappa : {65534, 65535, 200000}) {
+      pgbb::Resampler w(plan_of(n, n, 2, pgbb::ResampleMode::WR, kappa));
+      std::vector<uint32_t> idx(n), scratch(n);
+      std::vector<double> x(n, 1.0);
+      for (int i = 0; i < 2; ++i) {
+        double sum = 0;
+        CHECK(w.draw(i, idx.data()) == 0);
+        CHECK(w.draw_sum(i, idx.data(), x.data(), &sum) == 0 && sum == n);
+        CHECK(pgbb::max_multiplicity(idx.data(), n, scratch) < 20);
+      }
+    }
+  }
+}
+
+CORE_TEST(resampling_failure_and_interrupt_paths) {
+  // n = m = 10, kappa = 1: a with-replacement resample with all 10 records distinct has
+  // probability 10!/10^10 < 4e-4, so the first resample fails (Algorithm 1 returns bottom).
+  int visited = 0;
+  pgbb::ResamplePass p = pgbb::for_each_resample(plan_of(10, 10, 5, pgbb::ResampleMode::WR, 1),
+                                                 [&](int, const uint32_t*, int) { ++visited; });
+  CHECK(p.failed_at == 0 && p.failed_mult >= 2 && visited == 0 && !p.interrupted);
+  // No threshold: every resample is visited in order.
+  std::vector<int> order;
+  p = pgbb::for_each_resample(plan_of(10, 10, 5, pgbb::ResampleMode::WR, 0),
+                              [&](int i, const uint32_t* idx, int m) {
+                                order.push_back(i);
+                                for (int t = 0; t < m; ++t) CHECK(idx[t] < 10u);
+                              });
+  CHECK(p.failed_at == -1 && order == std::vector<int>({0, 1, 2, 3, 4}));
+  // The stop callback is polled every 64 resamples and ends the pass cleanly.
+  visited = 0;
+  p = pgbb::for_each_resample(plan_of(100, 10, 1000, pgbb::ResampleMode::WOR),
+                              [&](int, const uint32_t*, int) { ++visited; }, [] { return true; });
+  CHECK(p.interrupted && visited == 63);
+  // B = 1, m = 1, n = 2.
+  visited = 0;
+  p = pgbb::for_each_resample(plan_of(2, 1, 1, pgbb::ResampleMode::WR, 1),
+                              [&](int, const uint32_t* idx, int m) { ++visited; CHECK(m == 1 && idx[0] < 2u); });
+  CHECK(visited == 1 && p.failed_at == -1);
+  // Bounded draws: below(1) is always 0, and large ranges stay in range.
+  pgbb::Rng rng(5);
+  pgbb::BoundedDraw bd(rng);
+  for (int i = 0; i < 1000; ++i) {
+    CHECK(bd.below(1) == 0u);
+    CHECK(bd.below(4294967295u) < 4294967295u);
+    CHECK(bd.below(3) < 3u);
+  }
+}
