@@ -225,15 +225,13 @@ print.bootstrap_draws <- function(x, digits = max(3L, getOption("digits") - 3L),
   invisible(x)
 }
 
-#' @export
-coef.bootstrap_draws <- function(object, ...) {
-  d <- object$draws
+# Summaries of a draws matrix (draws x parameters) or array (draws x
+# parameters x levels), shared by every class that stores posterior draws.
+.draws_mean <- function(d) {
   if (length(dim(d)) == 3L) apply(d, c(2L, 3L), mean) else colMeans(d)
 }
 
-#' @export
-vcov.bootstrap_draws <- function(object, ...) {
-  d <- object$draws
+.draws_cov <- function(d) {
   if (length(dim(d)) == 3L) {
     out <- array(NA_real_, c(dim(d)[2], dim(d)[2], dim(d)[3]),
                  dimnames = list(dimnames(d)[[2]], dimnames(d)[[2]], dimnames(d)[[3]]))
@@ -243,19 +241,17 @@ vcov.bootstrap_draws <- function(object, ...) {
   stats::cov(d)
 }
 
-#' @export
-confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {
+# Equal-tailed intervals: a parameters x 2 matrix, or parameters x 2 x levels.
+.draws_interval <- function(d, sel, level) {
   .check_open_unit(level, "level")
   a <- (1 - level) / 2
   lab <- sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
-  sel <- if (missing(parm)) NULL else parm
-  one <- function(d) {
-    if (!is.null(sel)) d <- d[, sel, drop = FALSE]
-    out <- t(apply(d, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
+  one <- function(m) {
+    if (!is.null(sel)) m <- m[, sel, drop = FALSE]
+    out <- t(apply(m, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
     colnames(out) <- lab
     out
   }
-  d <- object$draws
   if (length(dim(d)) == 3L) {
     first <- one(d[, , 1L])
     out <- array(NA_real_, c(nrow(first), 2L, dim(d)[3]),
@@ -264,4 +260,15 @@ confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {
     return(out)
   }
   one(d)
+}
+
+#' @export
+coef.bootstrap_draws <- function(object, ...) .draws_mean(object$draws)
+
+#' @export
+vcov.bootstrap_draws <- function(object, ...) .draws_cov(object$draws)
+
+#' @export
+confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {
+  .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
 }

@@ -18,23 +18,10 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 }
 
 #' @export
-coef.pgbb_fit <- function(object, ...) {
-  d <- object$draws
-  if (length(dim(d)) == 3L) return(apply(d, c(2L, 3L), mean))
-  colMeans(d)
-}
+coef.pgbb_fit <- function(object, ...) .draws_mean(object$draws)
 
 #' @export
-vcov.pgbb_fit <- function(object, ...) {
-  d <- object$draws
-  if (length(dim(d)) == 3L) {
-    out <- array(NA_real_, c(dim(d)[2], dim(d)[2], dim(d)[3]),
-                 dimnames = list(dimnames(d)[[2]], dimnames(d)[[2]], dimnames(d)[[3]]))
-    for (i in seq_len(dim(d)[3])) out[, , i] <- stats::cov(d[, , i])
-    return(out)
-  }
-  stats::cov(d)
-}
+vcov.pgbb_fit <- function(object, ...) .draws_cov(object$draws)
 
 #' @importFrom stats nobs
 #' @export
@@ -52,25 +39,7 @@ nobs.pgbb_fit <- function(object, ...) object$n
 #'   upper limits; for a grid of levels, an array parameters x 2 x levels.
 #' @export
 confint.pgbb_fit <- function(object, parm, level = 0.95, ...) {
-  .check_open_unit(level, "level")
-  d <- object$draws
-  a <- (1 - level) / 2
-  lab <- sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
-  sel <- if (missing(parm)) NULL else parm
-  one <- function(m) {
-    if (!is.null(sel)) m <- m[, sel, drop = FALSE]
-    out <- t(apply(m, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
-    colnames(out) <- lab
-    out
-  }
-  if (length(dim(d)) == 3L) {
-    first <- one(d[, , 1L])
-    out <- array(NA_real_, c(nrow(first), 2L, dim(d)[3]),
-                 dimnames = list(rownames(first), lab, dimnames(d)[[3]]))
-    for (i in seq_len(dim(d)[3])) out[, , i] <- one(d[, , i])
-    return(out)
-  }
-  one(d)
+  .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
 }
 
 #' Summarise a PGBB fit

@@ -10,6 +10,7 @@
 #include "core/exact_bootstrap.h"
 #include "core/losses.h"
 #include "glue.h"
+#include "loss_glue.h"
 
 namespace {
 void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
@@ -24,13 +25,7 @@ Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcp
                                Rcpp::IntegerVector partition, int blocks, double gamma, int draws,
                                double tau, Rcpp::NumericVector start, Rcpp::NumericMatrix U,
                                Rcpp::NumericVector seed) {
-  pgbb::LossSpec s;
-  s.name = Rcpp::as<std::string>(spec["name"]);
-  s.p = Rcpp::as<int>(spec["p"]);
-  s.huber_c = Rcpp::as<double>(spec["huber_c"]);
-  s.huber_kappa = Rcpp::as<double>(spec["huber_kappa"]);
-  s.bandwidth = Rcpp::as<double>(spec["bandwidth"]);
-  s.scale = Rcpp::as<double>(spec["scale"]);
+  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
   const int n = x.nrow(), p = x.ncol();
   const bool blocked = partition.size() == n;
   pgbb::BlockPartition part;

@@ -14,19 +14,9 @@
 #include "core/losses.h"
 #include "core/trainer.h"
 #include "glue.h"
+#include "loss_glue.h"
 
 namespace {
-
-pgbb::LossSpec loss_from(const Rcpp::List& spec) {
-  pgbb::LossSpec s;
-  s.name = Rcpp::as<std::string>(spec["name"]);
-  s.p = Rcpp::as<int>(spec["p"]);
-  s.huber_c = Rcpp::as<double>(spec["huber_c"]);
-  s.huber_kappa = Rcpp::as<double>(spec["huber_kappa"]);
-  s.bandwidth = Rcpp::as<double>(spec["bandwidth"]);
-  s.scale = Rcpp::as<double>(spec["scale"]);
-  return s;
-}
 
 pgbb::Box box_from(const Rcpp::List& box) {
   const std::vector<double> lo = Rcpp::as<std::vector<double>>(box["lower"]);
@@ -156,7 +146,7 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
 
 // [[Rcpp::export]]
 double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::NumericVector taus) {
-  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
   const pgbb::DataBounds b = bounds_from(bounds);
   const pgbb::Box bx = box_from(box);
   const std::vector<double> t = Rcpp::as<std::vector<double>>(taus);
@@ -167,7 +157,7 @@ double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::
 // [[Rcpp::export]]
 Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
                          Rcpp::NumericVector y, double tau) {
-  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
   const int n = x.nrow(), p = x.ncol();
   if (p != s.p) Rcpp::stop("internal error: 'x' has the wrong number of columns");
   const pgbb::RowStore<double> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, nullptr);
@@ -213,7 +203,7 @@ Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::Numer
 Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
                                   Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w,
                                   std::string precision) {
-  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
   const int n = x.nrow(), p = x.ncol();
   if (w.size() != n) Rcpp::stop("internal error: 'w' has the wrong length");
   // Every record its own block, with weight w_i.
@@ -243,7 +233,7 @@ Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rc
 Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec,
                           Rcpp::List generator, Rcpp::IntegerVector partition, int blocks,
                           Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress) {
-  const pgbb::LossSpec s = loss_from(spec);
+  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
   const pgbb::BlockPartition part = partition_from(partition, blocks);
   if (static_cast<int>(part.block.size()) != x.nrow()) Rcpp::stop("internal error: partition length");
   pgbb::TrainConfig cfg;
