@@ -12,7 +12,9 @@
              else sprintf("at least %s", format(min))
     .arg_fail(arg, sprintf("a single whole number %s", range))
   }
-  invisible(as.integer(x))
+  # Beyond the integer range as.integer() gives NA (and a warning): such counts stay
+  # doubles; callers that need an integer cap 'max'.
+  invisible(if (x <= .Machine$integer.max) as.integer(x) else x)
 }
 
 .check_positive <- function(x, arg, allow_inf = FALSE) {
