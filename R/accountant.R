@@ -110,7 +110,7 @@
 #' @export
 pgbb_rdp <- function(lambda, n, blocks, gamma = NULL, clip, sigma, rate, J = 32, m = 5,
                      alpha = 0, accountant = c("dirichlet", "worst-case", "plain")) {
-  accountant <- match.arg(accountant)
+  accountant <- .match_arg(accountant)
   orders <- .check_orders(lambda, "lambda")
   .check_positive(sigma, "sigma")
   setup <- .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m)
@@ -157,8 +157,8 @@ pgbb_epsilon <- function(sigma, delta, n, blocks, gamma = NULL, clip, rate, iter
                          mc = 1, J = 32, m = 5, alpha = 0,
                          accountant = c("dirichlet", "worst-case", "plain"),
                          conversion = c("asoodeh", "mironov"), orders = 2:256) {
-  accountant <- match.arg(accountant)
-  conversion <- match.arg(conversion)
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   sigma <- .check_positive_vector(sigma, "sigma")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")
@@ -180,8 +180,8 @@ pgbb_sigma <- function(epsilon, delta, n, blocks, gamma = NULL, clip, rate, iter
                        mc = 1, J = 32, m = 5, alpha = 0,
                        accountant = c("dirichlet", "worst-case", "plain"),
                        conversion = c("asoodeh", "mironov"), orders = 2:256, tol = 1e-6) {
-  accountant <- match.arg(accountant)
-  conversion <- match.arg(conversion)
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   .check_positive(epsilon, "epsilon")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")
@@ -216,8 +216,8 @@ privacy_curve <- function(epsilon, sigma, n, blocks, gamma = NULL, clip, rate, i
                           mc = 1, J = 32, m = 5, alpha = 0,
                           accountant = c("dirichlet", "worst-case", "plain"),
                           conversion = c("mironov", "asoodeh"), orders = 2:256) {
-  accountant <- match.arg(accountant)
-  conversion <- match.arg(conversion)
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   epsilon <- .check_positive_vector(epsilon, "epsilon")
   .check_positive(sigma, "sigma")
   .check_count(iterations, "iterations")
@@ -254,7 +254,7 @@ privacy_curve <- function(epsilon, sigma, n, blocks, gamma = NULL, clip, rate, i
 #' rdp_delta(rdp, orders, epsilon = 2)
 #' @export
 rdp_epsilon <- function(rdp, orders, delta, conversion = c("asoodeh", "mironov")) {
-  conversion <- match.arg(conversion)
+  conversion <- .match_arg(conversion)
   args <- .check_rdp(rdp, orders)
   delta <- .check_unit_vector(delta, "delta")
   res <- cpp_rdp_convert(args$rdp, args$orders, delta, "epsilon", conversion)
@@ -264,7 +264,7 @@ rdp_epsilon <- function(rdp, orders, delta, conversion = c("asoodeh", "mironov")
 #' @rdname rdp_epsilon
 #' @export
 rdp_delta <- function(rdp, orders, epsilon, conversion = c("asoodeh", "mironov")) {
-  conversion <- match.arg(conversion)
+  conversion <- .match_arg(conversion)
   args <- .check_rdp(rdp, orders)
   epsilon <- .check_positive_vector(epsilon, "epsilon")
   res <- cpp_rdp_convert(args$rdp, args$orders, epsilon, "delta", conversion)
@@ -307,8 +307,8 @@ sigma_closed_form <- function(epsilon, delta, n, blocks, gamma = NULL, clip, rat
                               mc = 1, alpha = 0,
                               accountant = c("dirichlet", "worst-case", "plain"),
                               form = c("mironov", "theorem")) {
-  accountant <- match.arg(accountant)
-  form <- match.arg(form)
+  accountant <- .match_arg(accountant)
+  form <- .match_arg(form)
   .check_positive(epsilon, "epsilon")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")

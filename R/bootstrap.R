@@ -32,7 +32,7 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
                               gamma = NULL, tau = NULL, partition = NULL, ...) {
   x <- .as_bootstrap_matrix(x, "x")
   n <- nrow(x)
-  loss <- match.arg(loss, "mean")
+  loss <- .match_arg(loss, "mean")
   .check_count(draws, "draws")
   .check_count(blocks, "blocks", min = 2, max = n)
   if (is.null(gamma)) gamma <- gamma_star(n, blocks)
@@ -56,7 +56,7 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
 #' @export
 bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = NULL, ...) {
   x <- .as_bootstrap_matrix(x, "x")
-  loss <- match.arg(loss, "mean")
+  loss <- .match_arg(loss, "mean")
   .check_count(draws, "draws")
   .check_memory(draws * ncol(x), "draws * ncol(x)")
   out <- cpp_bootstrap_mean(x, as.integer(draws), FALSE, integer(0), 0L, 1, .rng_seed())

@@ -81,7 +81,7 @@
 cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
                           B = 500, m = NULL, bounds) {
   cl <- match.call()
-  estimator <- match.arg(estimator)
+  estimator <- .match_arg(estimator)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
@@ -154,7 +154,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
                         B = 100, blocks = NULL, grid_step = NULL, bounds) {
   cl <- match.call()
-  estimator <- match.arg(estimator)
+  estimator <- .match_arg(estimator)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")

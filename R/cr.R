@@ -174,7 +174,7 @@
 cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mode = c("wr", "wor"),
                   rho = NULL, bounds, ...) {
   cl <- match.call()
-  mode <- match.arg(mode)
+  mode <- .match_arg(mode)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
@@ -238,7 +238,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = 0.1, B = 500,
                   m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ...) {
   cl <- match.call()
-  mode <- match.arg(mode)
+  mode <- .match_arg(mode)
   if (is.character(estimator)) {
     if (length(estimator) > 1L) estimator <- estimator[1L]
     if (!(estimator %in% c("quantile", "ustat_product")))
