@@ -174,12 +174,21 @@
 cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mode = c("wr", "wor"),
                   rho = NULL, bounds, ...) {
   cl <- match.call()
+  dots <- list(...)
+  # The SGD step exponent `a` (documented under ...) is a prefix of `alpha`, so R's
+  # partial matching binds `a = 0.6` to alpha (a 40% region) unless alpha is also
+  # given. Undo that binding: `a` goes to the estimator, alpha keeps its default.
+  typed <- names(sys.call())
+  if ("a" %in% typed && !"alpha" %in% typed) {
+    dots$a <- alpha
+    alpha <- formals(sys.function())$alpha
+  }
   mode <- .match_arg(mode)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
   if (missing(bounds)) bounds <- NULL
-  spec <- .cr_gs_spec(estimator, x, bounds, list(...))
+  spec <- .cr_gs_spec(estimator, x, bounds, dots)
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   st <- .cr_gs_stats(spec, plan, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)
