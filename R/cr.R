@@ -178,7 +178,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
   # The SGD step exponent `a` (documented under ...) is a prefix of `alpha`, so R's
   # partial matching binds `a = 0.6` to alpha (a 40% region) unless alpha is also
   # given. Undo that binding: `a` goes to the estimator, alpha keeps its default.
-  typed <- names(sys.call())
+  typed <- names(match.call(function(...) NULL, sys.call(), expand.dots = TRUE, envir = parent.frame()))
   if ("a" %in% typed && !"alpha" %in% typed) {
     dots$a <- alpha
     alpha <- formals(sys.function())$alpha
