@@ -2,14 +2,6 @@
 # per-release log-moment bound, composition, RDP -> (epsilon, delta) conversions and
 # noise calibration. The numerics live in src/core/accountant.h.
 
-# match.arg() with an error that names the argument the user typed.
-.match_choice <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || !(x %in% choices))
-    .arg_fail(arg, paste0("one of ", paste0('"', choices, '"', collapse = ", ")))
-  x
-}
-
 # Integer orders lambda >= 2 (a vector); returned as integers.
 .check_orders <- function(x, arg) {
   if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) ||
@@ -123,7 +115,7 @@
 #' @export
 pgbb_rdp <- function(lambda, n, blocks, gamma = NULL, clip, sigma, rate, J = 32, m = 5,
                      alpha = 0, accountant = c("dirichlet", "worst-case", "plain")) {
-  accountant <- .match_choice(accountant, c("dirichlet", "worst-case", "plain"), "accountant")
+  accountant <- .match_arg(accountant)
   orders <- .check_orders(lambda, "lambda")
   .check_positive(sigma, "sigma")
   setup <- .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m)
@@ -170,8 +162,8 @@ pgbb_epsilon <- function(sigma, delta, n, blocks, gamma = NULL, clip, rate, iter
                          mc = 1, J = 32, m = 5, alpha = 0,
                          accountant = c("dirichlet", "worst-case", "plain"),
                          conversion = c("asoodeh", "mironov"), orders = 2:256) {
-  accountant <- .match_choice(accountant, c("dirichlet", "worst-case", "plain"), "accountant")
-  conversion <- .match_choice(conversion, c("asoodeh", "mironov"), "conversion")
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   sigma <- .check_positive_vector(sigma, "sigma")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")
@@ -193,8 +185,8 @@ pgbb_sigma <- function(epsilon, delta, n, blocks, gamma = NULL, clip, rate, iter
                        mc = 1, J = 32, m = 5, alpha = 0,
                        accountant = c("dirichlet", "worst-case", "plain"),
                        conversion = c("asoodeh", "mironov"), orders = 2:256, tol = 1e-6) {
-  accountant <- .match_choice(accountant, c("dirichlet", "worst-case", "plain"), "accountant")
-  conversion <- .match_choice(conversion, c("asoodeh", "mironov"), "conversion")
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   .check_positive(epsilon, "epsilon")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")
@@ -229,8 +221,8 @@ privacy_curve <- function(epsilon, sigma, n, blocks, gamma = NULL, clip, rate, i
                           mc = 1, J = 32, m = 5, alpha = 0,
                           accountant = c("dirichlet", "worst-case", "plain"),
                           conversion = c("mironov", "asoodeh"), orders = 2:256) {
-  accountant <- .match_choice(accountant, c("dirichlet", "worst-case", "plain"), "accountant")
-  conversion <- .match_choice(conversion, c("mironov", "asoodeh"), "conversion")
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   epsilon <- .check_positive_vector(epsilon, "epsilon")
   .check_positive(sigma, "sigma")
   .check_count(iterations, "iterations")
@@ -267,7 +259,7 @@ privacy_curve <- function(epsilon, sigma, n, blocks, gamma = NULL, clip, rate, i
 #' rdp_delta(rdp, orders, epsilon = 2)
 #' @export
 rdp_epsilon <- function(rdp, orders, delta, conversion = c("asoodeh", "mironov")) {
-  conversion <- .match_choice(conversion, c("asoodeh", "mironov"), "conversion")
+  conversion <- .match_arg(conversion)
   args <- .check_rdp(rdp, orders)
   delta <- .check_unit_vector(delta, "delta")
   res <- cpp_rdp_convert(args$rdp, args$orders, delta, "epsilon", conversion)
@@ -277,7 +269,7 @@ rdp_epsilon <- function(rdp, orders, delta, conversion = c("asoodeh", "mironov")
 #' @rdname rdp_epsilon
 #' @export
 rdp_delta <- function(rdp, orders, epsilon, conversion = c("asoodeh", "mironov")) {
-  conversion <- .match_choice(conversion, c("asoodeh", "mironov"), "conversion")
+  conversion <- .match_arg(conversion)
   args <- .check_rdp(rdp, orders)
   epsilon <- .check_positive_vector(epsilon, "epsilon")
   res <- cpp_rdp_convert(args$rdp, args$orders, epsilon, "delta", conversion)
@@ -320,8 +312,8 @@ sigma_closed_form <- function(epsilon, delta, n, blocks, gamma = NULL, clip, rat
                               mc = 1, alpha = 0,
                               accountant = c("dirichlet", "worst-case", "plain"),
                               form = c("mironov", "theorem")) {
-  accountant <- .match_choice(accountant, c("dirichlet", "worst-case", "plain"), "accountant")
-  form <- .match_choice(form, c("mironov", "theorem"), "form")
+  accountant <- .match_arg(accountant)
+  form <- .match_arg(form)
   .check_positive(epsilon, "epsilon")
   .check_open_unit(delta, "delta")
   .check_count(iterations, "iterations")

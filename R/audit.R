@@ -42,7 +42,7 @@
 audit_privacy <- function(mechanism, data, data_prime, runs = 1000, delta = 1e-5,
                           level = 0.95, statistic = NULL, claimed = NULL, seed = NULL) {
   if (!is.function(mechanism)) .arg_fail("mechanism", "a function of one data set")
-  .check_count(runs, "runs", min = 20)
+  .check_count(runs, "runs", min = 20, max = 1e8)
   .check_open_unit(delta, "delta")
   .check_open_unit(level, "level")
   if (!is.null(claimed)) .check_positive(claimed, "claimed")

@@ -12,7 +12,9 @@
              else sprintf("at least %s", format(min))
     .arg_fail(arg, sprintf("a single whole number %s", range))
   }
-  invisible(as.integer(x))
+  # Beyond the integer range as.integer() gives NA (and a warning): such counts stay
+  # doubles; callers that need an integer cap 'max'.
+  invisible(if (x <= .Machine$integer.max) as.integer(x) else x)
 }
 
 .check_positive <- function(x, arg, allow_inf = FALSE) {
@@ -46,4 +48,20 @@
 .check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) .arg_fail(arg, "TRUE or FALSE")
   invisible(x)
+}
+
+# match.arg() for the user-facing functions: same partial matching and defaults, but
+# an error that names the argument ("'mode' must be one of ...") instead of match.arg's
+# "'arg' should be one of ...".
+.match_arg <- function(arg, choices) {
+  name <- deparse(substitute(arg))
+  if (missing(choices)) {
+    sysP <- sys.parent()
+    choices <- eval(formals(sys.function(sysP))[[name]], envir = sys.frame(sysP))
+  }
+  if (is.null(arg)) return(choices[1L])
+  if (identical(arg, choices)) return(arg[1L])
+  i <- if (is.character(arg) && length(arg) == 1L && !is.na(arg)) pmatch(arg, choices) else NA_integer_
+  if (is.na(i)) .arg_fail(name, paste0("one of ", paste0("\"", choices, "\"", collapse = ", ")))
+  choices[i]
 }

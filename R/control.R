@@ -57,7 +57,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   if (!is.numeric(hidden) || length(hidden) == 0L || anyNA(hidden) ||
       any(hidden != round(hidden)) || any(hidden < 1))
     .arg_fail("hidden", "a vector of positive whole numbers (the hidden-layer widths)")
-  optimizer <- match.arg(optimizer)
+  optimizer <- .match_arg(optimizer)
   .check_positive(learning_rate, "learning_rate")
   if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) ||
       lr_floor < 0 || lr_floor > 1)
@@ -69,8 +69,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   .check_count(J, "J", min = 0)
   .check_count(m, "m", min = 3)
   .check_nonneg(alpha, "alpha")
-  accountant <- match.arg(accountant)
-  conversion <- match.arg(conversion)
+  accountant <- .match_arg(accountant)
+  conversion <- .match_arg(conversion)
   if (!is.numeric(orders) || length(orders) == 0L || anyNA(orders) ||
       any(orders != round(orders)) || any(orders < 2))
     .arg_fail("orders", "a vector of whole numbers >= 2 (Renyi orders)")

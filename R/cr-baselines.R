@@ -81,11 +81,11 @@
 cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
                           B = 500, m = NULL, bounds) {
   cl <- match.call()
-  estimator <- match.arg(estimator)
+  estimator <- .match_arg(estimator)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
-  B <- .check_count(B, "B", min = 2)
+  B <- .check_count(B, "B", min = 2, max = 1e8)   # B + 1 normals and B estimates held at once
   if (missing(bounds)) bounds <- NULL
   sp <- .baseline_spec(estimator, x, bounds, prob)
   n <- sp$n
@@ -154,23 +154,31 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
                         B = 100, blocks = NULL, grid_step = NULL, bounds) {
   cl <- match.call()
-  estimator <- match.arg(estimator)
+  estimator <- .match_arg(estimator)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
-  B <- .check_count(B, "B", min = 1)
+  B <- .check_count(B, "B", min = 1, max = 1e6)
   if (missing(bounds)) bounds <- NULL
   sp <- .baseline_spec(estimator, x, bounds, prob)
   n <- sp$n
   # eps such that eps-DP implies (mu / sqrt 2)-GDP, shaded by 1e-12 against rounding.
   eps_i <- .gdp_to_pure_dp(mu / sqrt(2)) * (1 - 1e-12)
+  if (!is.finite(eps_i) || !(eps_i > 0))
+    .arg_fail("mu", "a budget whose pure-DP equivalent is a positive finite number (BLBQuant is pure-DP)")
   if (!(eps_i > 0) || .pure_dp_to_gdp(eps_i) > mu / sqrt(2))
     stop("internal error: the pure-DP budget does not fit the GDP budget.", call. = FALSE)
   s <- if (is.null(blocks)) as.integer(min(floor(n / 2), max(2, ceiling(10 * log(n) / eps_i)))) else
     .check_count(blocks, "blocks", min = 2, max = floor(n / 2))
+  .check_memory(as.numeric(s) * B, "blocks * B")   # the bootstrap roots of every block
   step <- grid_step %||% (sp$diameter / (2 * n))
   .check_positive(step, "grid_step")
-  K <- as.integer(min(.Machine$integer.max, ceiling(sp$diameter / step)))
+  # The grid must reach the public diameter: its last radius is the fallback when no
+  # radius passes, so a truncated grid would silently return a too-short interval.
+  if (ceiling(sp$diameter / step) > .Machine$integer.max)
+    .arg_fail("grid_step", sprintf("at least %g, so that at most %d grid radii reach the public diameter",
+                                   sp$diameter / .Machine$integer.max, .Machine$integer.max))
+  K <- as.integer(ceiling(sp$diameter / step))
   r <- cpp_blbquant(sp$x, estimator, prob, sp$lower, sp$upper, eps_i, sp$sensitivity(n), eps_i, s, B, alpha,
                     step, K, .rng_seed())
   radius <- if (r$k > 0) r$k * step else K * step

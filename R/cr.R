@@ -9,7 +9,8 @@
 .cr_plan <- function(n, m, B, mode, rho) {
   if (n < 3) .arg_fail("x", "a data set with at least 3 records")
   m <- if (is.null(m)) as.integer(ceiling(n / log(n))) else .check_count(m, "m", min = 2, max = n)
-  B <- .check_count(B, "B", min = 1, max = .Machine$integer.max)
+  # B resample distances are held at once (and B x m indices for R-level estimators).
+  B <- .check_count(B, "B", min = 1, max = 1e8)
   rho <- if (is.null(rho)) 1 / n else .check_open_unit(rho, "rho")
   kappa <- if (mode == "wr") kappa_star(n, m, B, rho) else 1L   # eq. (4); WOR: kappa* = 1
   list(n = as.integer(n), m = as.integer(m), B = as.integer(B), mode = mode, rho = rho, kappa = as.integer(kappa))
@@ -21,6 +22,7 @@
 # data sets with the same seed (same indices).
 .cr_gs_stats <- function(spec, plan, seed) {
   if (spec$kind == "r") {
+    .check_memory(as.numeric(plan$B) * plan$m, "B * m")
     res <- cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode,
                                 if (plan$mode == "wr") plan$kappa else 0L, seed)
     if (res$failed_at > 0L) return(list(failed_at = res$failed_at, failed_mult = res$failed_mult))
@@ -62,6 +64,7 @@
 # Non-private CR-SS statistics: theta(D), SS_beta(D), max_i SS_beta(D[S_i]), d_i.
 .cr_ss_stats <- function(spec, plan, beta, seed) {
   if (spec$kind == "r") {
+    .check_memory(as.numeric(plan$B) * plan$m, "B * m")
     res <- cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode,
                                 if (plan$mode == "wr") plan$kappa else 0L, seed)
     if (res$failed_at > 0L) return(list(failed_at = res$failed_at, failed_mult = res$failed_mult))
@@ -171,12 +174,21 @@
 cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mode = c("wr", "wor"),
                   rho = NULL, bounds, ...) {
   cl <- match.call()
-  mode <- match.arg(mode)
+  dots <- list(...)
+  # The SGD step exponent `a` (documented under ...) is a prefix of `alpha`, so R's
+  # partial matching binds `a = 0.6` to alpha (a 40% region) unless alpha is also
+  # given. Undo that binding: `a` goes to the estimator, alpha keeps its default.
+  typed <- names(match.call(function(...) NULL, sys.call(), expand.dots = TRUE, envir = parent.frame()))
+  if ("a" %in% typed && !"alpha" %in% typed) {
+    dots$a <- alpha
+    alpha <- formals(sys.function())$alpha
+  }
+  mode <- .match_arg(mode)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   .check_open_unit(alpha, "alpha")
   if (missing(bounds)) bounds <- NULL
-  spec <- .cr_gs_spec(estimator, x, bounds, list(...))
+  spec <- .cr_gs_spec(estimator, x, bounds, dots)
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   st <- .cr_gs_stats(spec, plan, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)
@@ -235,7 +247,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = 0.1, B = 500,
                   m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ...) {
   cl <- match.call()
-  mode <- match.arg(mode)
+  mode <- .match_arg(mode)
   if (is.character(estimator)) {
     if (length(estimator) > 1L) estimator <- estimator[1L]
     if (!(estimator %in% c("quantile", "ustat_product")))
@@ -251,6 +263,8 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   spec <- .cr_ss_spec(estimator, x, prob, bounds, dots)
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   beta <- dots$beta %||% .cr_beta(mu, delta, plan$B, plan$rho, plan$kappa)   # eq. (6)
+  if (is.null(dots$beta) && !(is.finite(beta) && beta > 0))
+    .arg_fail("delta", "large enough that eq. (6) gives a positive smoothness beta (B / (delta * rho) overflows)")
   .check_positive(beta, "beta")
   st <- .cr_ss_stats(spec, plan, beta, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)

@@ -23,7 +23,7 @@
 # Noise sd of one release. `sensitivity`, `epsilon`, `delta` may be vectors
 # (one entry per release); the result has the same length.
 .gaussian_sigma <- function(sensitivity, epsilon, delta, calibration) {
-  calibration <- match.arg(calibration, .calibrations)
+  calibration <- .match_arg(calibration, .calibrations)
   if (calibration == "classical")
     return(sensitivity * sqrt(2 * log(1.25 / delta)) / epsilon)
   sensitivity / gdp_mu(epsilon, delta)

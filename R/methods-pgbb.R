@@ -38,7 +38,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @export
 summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), ...) {
   .check_open_unit(level, "level")
-  type <- match.arg(type)
+  type <- .match_arg(type)
   labs <- .slice_labels(object)
   tabs <- lapply(seq_along(labs), function(k) .draw_table(.draw_slice(object, k), level, type))
   names(tabs) <- labs
@@ -155,7 +155,7 @@ nobs.pgbb <- function(object, ...) object$n
 #' @export
 predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "credible"),
                          level = 0.95, ...) {
-  interval <- match.arg(interval)
+  interval <- .match_arg(interval)
   .check_open_unit(level, "level")
   if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame")
   tt <- stats::delete.response(object$terms)

@@ -204,6 +204,9 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   plan <- .gaussian_plan("clipped sum", sens, epsilon, delta, calibration)
   plan$dimension <- 1L
   noise <- plan$noise_sd
+  # The sampler works with (released sum) / noise^2, which overflows for absurd budgets.
+  if (!is.finite(n * max(abs(ab)) / noise^2))
+    .arg_fail("epsilon", sprintf("small enough that the noise scale (%.3g) stays representable", noise))
   # Release: the only access to the data.
   z <- cpp_ng_expfam_release(x, ab[1], ab[2], noise, .rng_seed())
   # Noise-aware Gibbs sampler: post-processing of z.

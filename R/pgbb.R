@@ -67,7 +67,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  epsilon, delta = NULL, bounds, ..., control = pgbb_control(),
                  private = TRUE, progress = interactive()) {
   cl <- match.call()
-  loss <- match.arg(loss)
+  loss <- .match_arg(loss)
   if (!inherits(control, "pgbb_control")) .arg_fail("control", "an object made by pgbb_control()")
   .check_flag(private, "private")
   .check_flag(progress, "progress")

@@ -143,7 +143,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
-  precision <- match.arg(precision)
+  precision <- .match_arg(precision)
 
   # Data ------------------------------------------------------------------
   x <- .as_design(x, loss)

@@ -29,7 +29,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
                            tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
                            large_n = 1e5) {
   cl <- match.call()
-  loss <- match.arg(loss)
+  loss <- .match_arg(loss)
   .check_open_unit(level, "level")
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
   X <- frame$X; y <- frame$y

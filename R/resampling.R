@@ -64,7 +64,7 @@ resample_indices <- function(n, m, B, mode = c("wr", "wor"), kappa = NULL) {
   .check_count(n, "n", min = 2, max = .Machine$integer.max)
   .check_count(m, "m", min = 1, max = n)
   .check_count(B, "B", min = 1, max = .Machine$integer.max)
-  mode <- match.arg(mode)
+  mode <- .match_arg(mode)
   if (!is.null(kappa)) {
     .check_count(kappa, "kappa", min = 1)
     if (mode == "wor") .arg_fail("kappa", "NULL for mode = \"wor\" (every multiplicity is 1)")

@@ -182,7 +182,9 @@ inline double gdp_epsilon(double mu, double delta) {
   while (!feasible(hi)) {
     lo = hi;
     hi *= 2.0;
-    if (hi > 1e300) throw std::runtime_error("gdp_epsilon: no finite upper bracket");
+    // mu above ~1e150 needs eps ~ mu^2 / 2 beyond the double range: +Inf is then the
+    // (trivially valid) answer, not an error after a release has been computed.
+    if (hi > 1e300) return std::numeric_limits<double>::infinity();
   }
   for (int it = 0; it < 400 && hi - lo > 4.0 * std::numeric_limits<double>::epsilon() * hi; ++it) {
     const double mid = 0.5 * (lo + hi);
@@ -235,6 +237,16 @@ inline double pure_dp_to_gdp_mu(double eps) {
   if (std::isinf(eps)) return eps;
   // Phi^{-1}(1 - a) = -Phi^{-1}(a), a = 1 / (1 + e^eps) computed without cancellation.
   const double log_a = -(eps > 0 ? eps + std::log1p(std::exp(-eps)) : std::log1p(std::exp(eps)));
+  if (eps < 1.0) {
+    // Near eps = 0, a = 1/2 - O(eps) and Phi^{-1}(a) loses digits relative to mu (1e-9
+    // at eps = 1e-8, all of them below 1e-16). Solve instead erf(mu / (2 sqrt 2)) =
+    // 2 Phi(mu/2) - 1 = 1 - 2a = tanh(eps / 2) by Newton from that start; erf and tanh
+    // keep full relative accuracy at small arguments.
+    const double t = std::tanh(0.5 * eps);
+    double y = -norm_quantile(std::exp(log_a)) / gdp_detail::kSqrt2;  // mu / (2 sqrt 2)
+    for (int it = 0; it < 4; ++it) y -= (std::erf(y) - t) * 0.88622692545275801365 * std::exp(y * y);  // sqrt(pi)/2
+    return 2.0 * gdp_detail::kSqrt2 * y;
+  }
   if (log_a > -700.0) return -2.0 * norm_quantile(std::exp(log_a));
   // a underflows: solve log Phi(z) = log a by bisection (log Phi is increasing),
   // keeping the endpoint with log Phi(z) <= log a, i.e. the larger mu (conservative).
@@ -251,6 +263,9 @@ inline double pure_dp_to_gdp_mu(double eps) {
 inline double gdp_mu_to_pure_eps(double mu) {
   if (!(mu >= 0.0)) throw std::invalid_argument("gdp_mu_to_pure_eps: 'mu' must be non-negative");
   if (std::isinf(mu)) return mu;
+  // Small mu: log Phi(mu/2) - log Phi(-mu/2) cancels; write it
+  // log1p((Phi(mu/2) - Phi(-mu/2)) / Phi(-mu/2)) with the difference erf(mu / (2 sqrt 2)).
+  if (mu < 1.0) return std::log1p(std::erf(0.5 * mu / gdp_detail::kSqrt2) / norm_cdf(-0.5 * mu));
   return log_norm_cdf(0.5 * mu) - log_norm_cdf(-0.5 * mu);
 }
 
