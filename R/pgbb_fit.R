@@ -96,9 +96,15 @@
 #' @param warmup Fraction of the iterations that update only the output bias.
 #' @param accountant,conversion,J,m,alpha Accountant settings passed to
 #'   [pgbb_sigma()] and recorded in the ledger.
-#' @param precision `"float"` (default; about twice as fast) or `"double"`
-#'   arithmetic for the network during training. Loss gradients, clipping and
-#'   noise are always computed in double precision.
+#' @param precision `"float"` (default) or `"double"` storage and arithmetic
+#'   for the network weights, Adam's moments and the stored design rows during
+#'   training. Single precision halves the memory the weight update sweeps
+#'   through each iteration (the update is memory-bound) and doubles the SIMD
+#'   width: about 1.6-2 times faster, with the same results to three decimals
+#'   in our comparisons with the exact bootstrap. Loss gradients, clipping and
+#'   noise are always computed in double precision, and posterior draws are
+#'   evaluated in double precision. Use `"double"` for responses or
+#'   covariates whose declared range needs more than 7 significant digits.
 #' @param partition Optional block ids (as from [block_partition()]), allowed
 #'   only for non-private fits (`sigma = 0`), e.g. to compare with
 #'   [blocked_bootstrap()] on the same blocks. Private fits always draw their own

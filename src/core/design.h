@@ -12,6 +12,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 
 #include "blocking.h"
 
@@ -47,7 +50,7 @@ class RowStore {
     const size_t bytes = static_cast<size_t>(n) * stride_ * sizeof(T);
     const size_t align = bytes >= (size_t(8) << 20) ? (size_t(2) << 20) : size_t(64);
     const size_t total = (bytes + align - 1) / align * align;
-    data_ = static_cast<T*>(std::aligned_alloc(align, total));
+    data_ = static_cast<T*>(aligned_malloc(align, total));
     if (!data_) throw std::bad_alloc();
     mem_.reset(data_);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -81,8 +84,24 @@ class RowStore {
  private:
   int64_t n_;
   int p_, stride_ = 1;
+  // std::aligned_alloc is missing from Windows' C runtime and from older macOS
+  // SDKs; posix_memalign and _aligned_malloc are everywhere R builds.
+  static void* aligned_malloc(size_t align, size_t bytes) {
+#if defined(_WIN32)
+    return _aligned_malloc(bytes, align);
+#else
+    void* p = nullptr;
+    return posix_memalign(&p, align, bytes) == 0 ? p : nullptr;
+#endif
+  }
   struct Free {
-    void operator()(T* p) const { std::free(p); }
+    void operator()(T* p) const {
+#if defined(_WIN32)
+      _aligned_free(p);
+#else
+      std::free(p);
+#endif
+    }
   };
   std::unique_ptr<T, Free> mem_;
   T* data_ = nullptr;
