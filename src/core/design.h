@@ -20,6 +20,28 @@
 
 namespace pgbb {
 
+/// @brief Clips column j of the n x p column-major x into [lower_j, upper_j]
+/// in place (public bounds, declared by the user) and returns the number of
+/// values changed. The count is a statistic of the confidential data: it may
+/// be shown to the analyst but must not be released.
+inline int64_t clip_to_bounds(double* x, int64_t n, int p, const double* lower, const double* upper) {
+  int64_t changed = 0;
+  for (int j = 0; j < p; ++j) {
+    double* c = x + static_cast<size_t>(j) * n;
+    const double lo = lower[j], hi = upper[j];
+    for (int64_t i = 0; i < n; ++i) {
+      if (c[i] < lo) {
+        c[i] = lo;
+        ++changed;
+      } else if (c[i] > hi) {
+        c[i] = hi;
+        ++changed;
+      }
+    }
+  }
+  return changed;
+}
+
 /// @brief The design transposed once into rows (x_1..x_p, y, block id), so the
 /// records of a Poisson subset, visited in increasing order, are each read from
 /// one contiguous piece of memory: with p = 14 in single precision a row is
