@@ -15,11 +15,13 @@
 # epsilon = 1); the accountant itself takes milliseconds.
 #
 # Measured on the development machine (2 vCPU AMD EPYC, shared with other
-# jobs at load ~3, so elapsed is about 1.5 x CPU), median of 3, CPU seconds:
-#                              first version      final
-#   regression, float          ~7.3 (0.73 ms/it)  1.39 (0.139 ms/it)
-#   regression, double         ~15                2.70 (0.270 ms/it)
-#   natality, float            ~134 (13.4 ms/it)  60.0 (6.0 ms/it, incl. ~2 s setup)
+# jobs at load ~3, so elapsed is about 1.5 x CPU), median of 3, seconds per
+# whole fit at T = 10000:
+#                       first working version           final (CPU)
+#   regression, float   0.73-1.07 ms/it elapsed (7-11 s)  1.39 s (0.139 ms/it)
+#   regression, double  1.66 ms/it elapsed (17 s)         2.70 s (0.270 ms/it)
+#   natality, float     13.4 ms/it CPU (134 s)            60.0 s (6.0 ms/it, incl. ~2 s setup)
+# (first-version numbers from the standalone core driver, src/core/tests).
 # What made the difference (profiles with perf):
 #   regression: denormal Adam moments in float (flush-to-zero during training);
 #     Adam fused into back-propagation one weight column at a time, with the
