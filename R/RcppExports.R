@@ -177,6 +177,10 @@ cpp_poisson_subset <- function(n, q, seed) {
     .Call(`_pgbb_cpp_poisson_subset`, n, q, seed)
 }
 
+cpp_clip_columns <- function(x, lower, upper) {
+    .Call(`_pgbb_cpp_clip_columns`, x, lower, upper)
+}
+
 cpp_loss_bound <- function(spec, bounds, box, taus) {
     .Call(`_pgbb_cpp_loss_bound`, spec, bounds, box, taus)
 }

@@ -24,15 +24,9 @@
 # the number of values changed. The count is a statistic of the confidential
 # data: it may be shown to the analyst but must never be stored in a release.
 .clip_columns <- function(x, r) {
-  n_out <- 0
-  for (j in seq_len(ncol(x))) {
-    lo <- x[, j] < r$lower[j]
-    hi <- x[, j] > r$upper[j]
-    n_out <- n_out + sum(lo) + sum(hi)
-    x[lo, j] <- r$lower[j]
-    x[hi, j] <- r$upper[j]
-  }
-  list(x = x, clipped = n_out)
+  out <- cpp_clip_columns(x, r$lower, r$upper)
+  dimnames(out$x) <- dimnames(x)
+  out
 }
 
 .clip_message <- function(count, arg, bounds_arg, caller) {

@@ -54,6 +54,17 @@
 #'   plain SGD, after a warm-up (`warmup`, a fraction of `iterations`) in which
 #'   only the output bias moves, from the box centre towards the data.
 #'
+#' @section Accuracy of the generator: The trained generator approximates the
+#'   exact blocked bootstrap (compare with [blocked_bootstrap()] on the same
+#'   `partition`). Its error has the parts of Theorem 3.1: optimisation,
+#'   amortisation, and the noise of the stochastic gradients, which includes
+#'   the Poisson subsampling (rate `q`) as well as the privacy noise. Without
+#'   privacy noise and with `rate = 1`, a 3 x 64 generator trained for 3000
+#'   iterations reproduces the exact blocked bootstrap of a Huber regression
+#'   (n = 2000, S = 20) to within 0.04 posterior SD in the means and 1% in the
+#'   SDs; at `rate = 0.1` the subsampling noise inflates the SDs by 5-40% at
+#'   that n. Private fits add the privacy noise on top, which is the point.
+#'
 #' @param x Numeric matrix of covariates (one row per record); for the mean
 #'   losses, the variable(s) whose mean is estimated.
 #' @param y Response vector (regression losses; `NULL` for the mean losses).
@@ -96,9 +107,15 @@
 #' @param warmup Fraction of the iterations that update only the output bias.
 #' @param accountant,conversion,J,m,alpha Accountant settings passed to
 #'   [pgbb_sigma()] and recorded in the ledger.
-#' @param precision `"float"` (default; about twice as fast) or `"double"`
-#'   arithmetic for the network during training. Loss gradients, clipping and
-#'   noise are always computed in double precision.
+#' @param precision `"float"` (default) or `"double"` storage and arithmetic
+#'   for the network weights, Adam's moments and the stored design rows during
+#'   training. Single precision halves the memory the weight update sweeps
+#'   through each iteration (the update is memory-bound) and doubles the SIMD
+#'   width: about 1.6-2 times faster, with the same results to three decimals
+#'   in our comparisons with the exact bootstrap. Loss gradients, clipping and
+#'   noise are always computed in double precision, and posterior draws are
+#'   evaluated in double precision. Use `"double"` for responses or
+#'   covariates whose declared range needs more than 7 significant digits.
 #' @param partition Optional block ids (as from [block_partition()]), allowed
 #'   only for non-private fits (`sigma = 0`), e.g. to compare with
 #'   [blocked_bootstrap()] on the same blocks. Private fits always draw their own

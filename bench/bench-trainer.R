@@ -13,6 +13,30 @@
 #                                                           target < 60 s
 # sigma is given directly (a value of the size the accountant gives at
 # epsilon = 1); the accountant itself takes milliseconds.
+#
+# Measured on the development machine (2 vCPU AMD EPYC, shared with other
+# jobs at load ~3, so elapsed is about 1.5 x CPU), median of 3, seconds per
+# whole fit at T = 10000:
+#                       first working version           final (CPU)
+#   regression, float   0.73-1.07 ms/it elapsed (7-11 s)  1.39 s (0.139 ms/it)
+#   regression, double  1.66 ms/it elapsed (17 s)         2.70 s (0.270 ms/it)
+#   natality, float     13.4 ms/it CPU (134 s)            60.0 s (6.0 ms/it, incl. ~2 s setup)
+# (first-version numbers from the standalone core driver, src/core/tests).
+# What made the difference (profiles with perf):
+#   regression: denormal Adam moments in float (flush-to-zero during training);
+#     Adam fused into back-propagation one weight column at a time, with the
+#     rank-one gradient and the back-propagated dot product in the same pass
+#     (the update is memory-bound: weights, moments); AVX chosen at run time
+#     for the element-wise work; forward pass as axpys that skip the zero
+#     ReLU units.
+#   natality: design rows of one cache line (x, y, block id in float) on
+#     2 MiB-aligned memory with transparent huge pages, rows prefetched a
+#     chunk ahead; for the regression losses the gradient (a x, extra) is
+#     never formed: x'beta and ||x||^2 in one SSE2 pass, the clip factor from
+#     a^2 ||x||^2 + extra^2, then one axpy; Phi skipped where |r/h| > 9.
+#   Remaining cost at natality scale: random row reads (~45%), Poisson
+#   subsets by geometric skipping (one log per selected record, ~18%), the
+#   per-record arithmetic, and the 5 forward/backward passes.
 suppressPackageStartupMessages(library(pgbb))
 
 runs <- as.integer(Sys.getenv("BENCH_RUNS", "3"))

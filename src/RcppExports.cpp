@@ -686,6 +686,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_clip_columns
+Rcpp::List cpp_clip_columns(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper);
+RcppExport SEXP _pgbb_cpp_clip_columns(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_clip_columns(x, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_loss_bound
 double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::NumericVector taus);
 RcppExport SEXP _pgbb_cpp_loss_bound(SEXP specSEXP, SEXP boundsSEXP, SEXP boxSEXP, SEXP tausSEXP) {
@@ -838,6 +851,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
+    {"_pgbb_cpp_clip_columns", (DL_FUNC) &_pgbb_cpp_clip_columns, 3},
     {"_pgbb_cpp_loss_bound", (DL_FUNC) &_pgbb_cpp_loss_bound, 4},
     {"_pgbb_cpp_loss_eval", (DL_FUNC) &_pgbb_cpp_loss_eval, 5},
     {"_pgbb_cpp_statistic", (DL_FUNC) &_pgbb_cpp_statistic, 8},

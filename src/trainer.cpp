@@ -144,6 +144,15 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
 
 }  // namespace
 
+// A clipped copy of x (n x p) and the number of values changed.
+// [[Rcpp::export]]
+Rcpp::List cpp_clip_columns(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper) {
+  if (lower.size() != x.ncol() || upper.size() != x.ncol()) Rcpp::stop("internal error: bounds length");
+  Rcpp::NumericMatrix out = Rcpp::clone(x);
+  const int64_t changed = pgbb::clip_to_bounds(out.begin(), out.nrow(), out.ncol(), lower.begin(), upper.begin());
+  return Rcpp::List::create(Rcpp::Named("x") = out, Rcpp::Named("clipped") = static_cast<double>(changed));
+}
+
 // [[Rcpp::export]]
 double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::NumericVector taus) {
   const pgbb::LossSpec s = pgbb_glue::loss_from(spec);

@@ -12,10 +12,35 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 
 #include "blocking.h"
 
 namespace pgbb {
+
+/// @brief Clips column j of the n x p column-major x into [lower_j, upper_j]
+/// in place (public bounds, declared by the user) and returns the number of
+/// values changed. The count is a statistic of the confidential data: it may
+/// be shown to the analyst but must not be released.
+inline int64_t clip_to_bounds(double* x, int64_t n, int p, const double* lower, const double* upper) {
+  int64_t changed = 0;
+  for (int j = 0; j < p; ++j) {
+    double* c = x + static_cast<size_t>(j) * n;
+    const double lo = lower[j], hi = upper[j];
+    for (int64_t i = 0; i < n; ++i) {
+      if (c[i] < lo) {
+        c[i] = lo;
+        ++changed;
+      } else if (c[i] > hi) {
+        c[i] = hi;
+        ++changed;
+      }
+    }
+  }
+  return changed;
+}
 
 /// @brief The design transposed once into rows (x_1..x_p, y, block id), so the
 /// records of a Poisson subset, visited in increasing order, are each read from
@@ -47,7 +72,7 @@ class RowStore {
     const size_t bytes = static_cast<size_t>(n) * stride_ * sizeof(T);
     const size_t align = bytes >= (size_t(8) << 20) ? (size_t(2) << 20) : size_t(64);
     const size_t total = (bytes + align - 1) / align * align;
-    data_ = static_cast<T*>(std::aligned_alloc(align, total));
+    data_ = static_cast<T*>(aligned_malloc(align, total));
     if (!data_) throw std::bad_alloc();
     mem_.reset(data_);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -81,8 +106,24 @@ class RowStore {
  private:
   int64_t n_;
   int p_, stride_ = 1;
+  // std::aligned_alloc is missing from Windows' C runtime and from older macOS
+  // SDKs; posix_memalign and _aligned_malloc are everywhere R builds.
+  static void* aligned_malloc(size_t align, size_t bytes) {
+#if defined(_WIN32)
+    return _aligned_malloc(bytes, align);
+#else
+    void* p = nullptr;
+    return posix_memalign(&p, align, bytes) == 0 ? p : nullptr;
+#endif
+  }
   struct Free {
-    void operator()(T* p) const { std::free(p); }
+    void operator()(T* p) const {
+#if defined(_WIN32)
+      _aligned_free(p);
+#else
+      std::free(p);
+#endif
+    }
   };
   std::unique_ptr<T, Free> mem_;
   T* data_ = nullptr;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "box.h"
+#include "kernels.h"
 #include "rng.h"
 
 namespace pgbb {
@@ -160,26 +161,43 @@ class Generator {
           acts_[l](top + i, k) =
               static_cast<Scalar>((input[i + static_cast<size_t>(k) * n_in_] - shift_[i]) * scale_[i]);
     }
+    // Layer by layer: y = b + sum_j a_j W(:, j), skipping the exact zeros of
+    // the ReLU units (about half of them), which changes nothing: each column
+    // is an element-wise axpy, so the sum is formed in the same order, with
+    // the same bits, on every vector path (detail::axpy).
     for (int l = 0; l < L; ++l) {
       const int in = layer_in(l), out = layer_out(l);
-      CMatMap W(phi_.data() + weight_offset(l), out, in);
-      CVecMap b(phi_.data() + bias_offset(l), out);
-      auto next = acts_[l + 1].topLeftCorner(out, K);
-      // One matrix-vector product per draw: Eigen's matrix-matrix kernel would
-      // allocate packing buffers on the heap for these sizes, and K is small.
-      for (int k = 0; k < K; ++k) next.col(k).noalias() = W * acts_[l].col(k);
-      next.colwise() += b;
-      next = next.cwiseMax(Scalar(0));
+      const Scalar* W = phi_.data() + weight_offset(l);
+      const Scalar* b = phi_.data() + bias_offset(l);
+      for (int k = 0; k < K; ++k) {
+        Scalar* y = acts_[l + 1].col(k).data();
+        const Scalar* a = acts_[l].col(k).data();
+        for (int i = 0; i < out; ++i) y[i] = b[i];
+        for (int j = 0; j < in; ++j)
+          if (a[j] != Scalar(0)) detail::axpy(y, W + static_cast<int64_t>(j) * out, a[j], out);
+        for (int i = 0; i < out; ++i) y[i] = y[i] > Scalar(0) ? y[i] : Scalar(0);
+      }
     }
     // Output: z = W_main a_main + half * (W_direct a_direct + b).
     const int in_main = layer_in(L) - n_direct_;
-    CMatMap W(phi_.data() + weight_offset(L), d_, layer_in(L));
-    CVecMap b(phi_.data() + bias_offset(L), d_);
+    const Scalar* W = phi_.data() + weight_offset(L);
+    const Scalar* b = phi_.data() + bias_offset(L);
     for (int k = 0; k < K; ++k) {
-      z_.col(k).noalias() = W.leftCols(in_main) * acts_[L].col(k).head(in_main);
-      tail_ = b;
-      for (int j = 0; j < n_direct_; ++j) tail_ += W.col(in_main + j) * acts_[L](in_main + j, k);
-      z_.col(k) += tail_.cwiseProduct(bias_scale_);
+      Scalar* z = z_.col(k).data();
+      const Scalar* a = acts_[L].col(k).data();
+      for (int i = 0; i < d_; ++i) z[i] = Scalar(0);
+      // d is small: plain element-wise loops (same operations as axpy).
+      for (int j = 0; j < in_main; ++j) {
+        if (a[j] == Scalar(0)) continue;
+        const Scalar* w = W + static_cast<int64_t>(j) * d_;
+        for (int i = 0; i < d_; ++i) z[i] = z[i] + a[j] * w[i];
+      }
+      for (int i = 0; i < d_; ++i) tail_[i] = b[i];
+      for (int j = in_main; j < in_main + n_direct_; ++j) {
+        const Scalar* w = W + static_cast<int64_t>(j) * d_;
+        for (int i = 0; i < d_; ++i) tail_[i] = tail_[i] + a[j] * w[i];
+      }
+      for (int i = 0; i < d_; ++i) z[i] = z[i] + tail_[i] * bias_scale_[i];
     }
     for (int k = 0; k < K; ++k)
       for (int j = 0; j < d_; ++j) {
@@ -193,18 +211,21 @@ class Generator {
   /// Back-propagation for the batch of the last forward(), fused with the
   /// parameter update. dtheta is d x K column-major double (for noisy
   /// training, the noised statistics s_k of eq. (4) divided by K). For every
-  /// contiguous piece of phi (one column of a weight matrix, or a bias vector)
-  /// the gradient g of sum_k <dtheta_k, G(input_k)> with respect to that piece
-  /// is formed in a small buffer and handed to
-  ///   update(offset, w, g, n)   (w = phi + offset, n entries),
-  /// which may change w in place: the back-propagated signal through that
-  /// piece is taken before the call, so it sees the old weights. One pass over
-  /// each weight matrix then both back-propagates and updates (and the
-  /// gradient never has to be stored whole). With output_bias_only, only the
-  /// tail (output bias and direct columns, see tail_offset()) is handed over
-  /// (warm-up, see TrainConfig::warmup).
-  template <class Update>
-  void backward(const double* dtheta, Update&& update, bool output_bias_only = false) {
+  /// contiguous piece of phi (one column of a weight matrix, or a bias
+  /// vector) the updater gets the gradient g of sum_k <dtheta_k, G(input_k)>
+  /// with respect to that piece:
+  ///   up.apply(offset, w, g, n)              (w = phi + offset, n entries)
+  ///   up.apply_outer(offset, w, dz, a, n)    g = a dz, a single draw (K = 1);
+  ///                                          returns sum_i w_i dz_i with the
+  ///                                          weights before the update
+  /// and may change w in place: the signal back-propagated through a piece is
+  /// taken before its update, so it sees the old weights. One pass over each
+  /// weight matrix then both back-propagates and updates, and the gradient is
+  /// never stored whole. With output_bias_only, only the tail (output bias and
+  /// direct columns, see tail_offset()) is handed over (warm-up, see
+  /// TrainConfig::warmup).
+  template <class Updater>
+  void backward(const double* dtheta, Updater& up, bool output_bias_only = false) {
     const int K = k_;
     const int L = n_hidden();
     auto dz = dz_.topLeftCorner(d_, K);
@@ -219,7 +240,7 @@ class Generator {
       // Bias: d/db = sum_k dz (times the half-width at the output).
       gcol = dzl.rowwise().sum();
       if (l == L) gcol = gcol.cwiseProduct(bias_scale_);
-      update(bias_offset(l), phi_.data() + bias_offset(l), gcol.data(), out);
+      up.apply(bias_offset(l), phi_.data() + bias_offset(l), gcol.data(), out);
       const int hprev = l == 0 ? 0 : hidden_[l - 1];
       const int first_direct = l == L ? in - n_direct_ : in;
       // The output layer's direct columns (in half-width units), then the rest.
@@ -228,21 +249,24 @@ class Generator {
         if (K == 1) gcol = dzl.col(0) * acts_[l](j, 0);
         else gcol.noalias() = dzl * acts_[l].row(j).head(K).transpose();
         gcol = gcol.cwiseProduct(bias_scale_);
-        update(weight_offset(l) + static_cast<int64_t>(j) * out, wj.data(), gcol.data(), out);
+        up.apply(weight_offset(l) + static_cast<int64_t>(j) * out, wj.data(), gcol.data(), out);
       }
       if (output_bias_only) return;
       for (int j = 0; j < first_direct; ++j) {
         auto wj = W.col(j);
+        const int64_t off = weight_offset(l) + static_cast<int64_t>(j) * out;
+        if (K == 1) {
+          // d/dW(:, j) = a_l(j) dz, fused with da(j) = W(:, j)' dz.
+          const Scalar dot = up.apply_outer(off, wj.data(), dzl.col(0).data(), acts_[l](j, 0), out);
+          if (j < hprev) da_(j, 0) = dot;
+          continue;
+        }
         // Back-propagate through column j of W before it changes; only the
         // first hprev inputs of layer l depend on phi (the rest is the input).
-        if (j < hprev) {
-          if (K == 1) da_(j, 0) = wj.dot(dzl.col(0));
-          else da_.row(j).head(K).noalias() = wj.transpose() * dzl;
-        }
+        if (j < hprev) da_.row(j).head(K).noalias() = wj.transpose() * dzl;
         // d/dW(:, j) = sum_k dz_k a_l(j, k).
-        if (K == 1) gcol = dzl.col(0) * acts_[l](j, 0);
-        else gcol.noalias() = dzl * acts_[l].row(j).head(K).transpose();
-        update(weight_offset(l) + static_cast<int64_t>(j) * out, wj.data(), gcol.data(), out);
+        gcol.noalias() = dzl * acts_[l].row(j).head(K).transpose();
+        up.apply(off, wj.data(), gcol.data(), out);
       }
       if (l == 0) break;
       // Through the ReLU of layer l - 1.
@@ -254,9 +278,17 @@ class Generator {
   /// Vector-Jacobian product: adds sum_k dtheta_k' d G(input_k) / d phi to
   /// grad (length n_params()) for the batch of the last forward().
   void vjp(const double* dtheta, Scalar* grad) {
-    backward(dtheta, [grad](int64_t off, Scalar*, const Scalar* g, int n) {
-      for (int i = 0; i < n; ++i) grad[off + i] += g[i];
-    });
+    struct Accumulate {
+      Scalar* grad;
+      void apply(int64_t off, Scalar*, const Scalar* g, int n) {
+        for (int i = 0; i < n; ++i) grad[off + i] += g[i];
+      }
+      Scalar apply_outer(int64_t off, Scalar* w, const Scalar* dz, Scalar a, int n) {
+        for (int i = 0; i < n; ++i) grad[off + i] += dz[i] * a;
+        return detail::dot_lanes_sum(w, dz, n);
+      }
+    } acc{grad};
+    backward(dtheta, acc);
   }
 
   /// Evaluates G at many inputs in batches (for posterior draws); input is

@@ -6,14 +6,12 @@
 #define PGBB_CORE_OPTIMIZER_H
 
 #include <cmath>
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define PGBB_X86_KERNELS 1
-#endif
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "kernels.h"
 
 namespace pgbb {
 
@@ -35,129 +33,6 @@ inline double cosine_rate(const OptimizerConfig& c, int t) {
   return c.learning_rate * (c.floor + (1.0 - c.floor) * frac);
 }
 
-namespace detail {
-
-/// Adam's per-step constants: m = b1 m + (1 - b1) g, v = b2 v + (1 - b2) g^2,
-/// w -= a m / (sqrt(c2 v) + eps), where a and c2 carry the bias corrections.
-template <class Scalar>
-struct AdamCoef {
-  Scalar b1, one_b1, b2, one_b2, a, c2, eps;
-};
-
-/// One element; the vector kernels below do exactly these operations in this
-/// order (no fused multiply-add), so every path gives the same bits.
-template <class Scalar>
-inline void adam_one(Scalar& w, Scalar& m, Scalar& v, Scalar g, const AdamCoef<Scalar>& c) {
-  const Scalar mm = c.b1 * m + c.one_b1 * g;
-  const Scalar vv = c.b2 * v + c.one_b2 * (g * g);
-  m = mm;
-  v = vv;
-  w = w - (c.a * mm) / (std::sqrt(c.c2 * vv) + c.eps);
-}
-
-template <class Scalar>
-inline void adam_portable(Scalar* w, Scalar* m, Scalar* v, const Scalar* g, int n,
-                          const AdamCoef<Scalar>& c) {
-  for (int i = 0; i < n; ++i) adam_one(w[i], m[i], v[i], g[i], c);
-}
-
-#ifdef PGBB_X86_KERNELS
-// The update is bound by the divide/square-root unit (one sqrt and one divide
-// per weight, 147k weights per step at 3 x 256). R builds for the x86-64
-// baseline (SSE2); where the CPU has AVX the same correctly rounded operations
-// run 8 (float) or 4 (double) wide. Selected once at run time.
-__attribute__((target("avx"))) inline void adam_avx(float* w, float* m, float* v, const float* g,
-                                                   int n, const AdamCoef<float>& c) {
-  const __m256 b1 = _mm256_set1_ps(c.b1), ob1 = _mm256_set1_ps(c.one_b1), b2 = _mm256_set1_ps(c.b2),
-               ob2 = _mm256_set1_ps(c.one_b2), a = _mm256_set1_ps(c.a), c2 = _mm256_set1_ps(c.c2),
-               eps = _mm256_set1_ps(c.eps);
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 gg = _mm256_loadu_ps(g + i);
-    const __m256 mm = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(m + i)), _mm256_mul_ps(ob1, gg));
-    const __m256 vv = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(v + i)),
-                                    _mm256_mul_ps(ob2, _mm256_mul_ps(gg, gg)));
-    _mm256_storeu_ps(m + i, mm);
-    _mm256_storeu_ps(v + i, vv);
-    const __m256 den = _mm256_add_ps(_mm256_sqrt_ps(_mm256_mul_ps(c2, vv)), eps);
-    _mm256_storeu_ps(w + i, _mm256_sub_ps(_mm256_loadu_ps(w + i), _mm256_div_ps(_mm256_mul_ps(a, mm), den)));
-  }
-  for (; i < n; ++i) adam_one(w[i], m[i], v[i], g[i], c);
-}
-
-__attribute__((target("avx"))) inline void adam_avx(double* w, double* m, double* v, const double* g,
-                                                   int n, const AdamCoef<double>& c) {
-  const __m256d b1 = _mm256_set1_pd(c.b1), ob1 = _mm256_set1_pd(c.one_b1), b2 = _mm256_set1_pd(c.b2),
-                ob2 = _mm256_set1_pd(c.one_b2), a = _mm256_set1_pd(c.a), c2 = _mm256_set1_pd(c.c2),
-                eps = _mm256_set1_pd(c.eps);
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d gg = _mm256_loadu_pd(g + i);
-    const __m256d mm = _mm256_add_pd(_mm256_mul_pd(b1, _mm256_loadu_pd(m + i)), _mm256_mul_pd(ob1, gg));
-    const __m256d vv = _mm256_add_pd(_mm256_mul_pd(b2, _mm256_loadu_pd(v + i)),
-                                     _mm256_mul_pd(ob2, _mm256_mul_pd(gg, gg)));
-    _mm256_storeu_pd(m + i, mm);
-    _mm256_storeu_pd(v + i, vv);
-    const __m256d den = _mm256_add_pd(_mm256_sqrt_pd(_mm256_mul_pd(c2, vv)), eps);
-    _mm256_storeu_pd(w + i, _mm256_sub_pd(_mm256_loadu_pd(w + i), _mm256_div_pd(_mm256_mul_pd(a, mm), den)));
-  }
-  for (; i < n; ++i) adam_one(w[i], m[i], v[i], g[i], c);
-}
-
-inline void adam_sse(float* w, float* m, float* v, const float* g, int n, const AdamCoef<float>& c) {
-  const __m128 b1 = _mm_set1_ps(c.b1), ob1 = _mm_set1_ps(c.one_b1), b2 = _mm_set1_ps(c.b2),
-               ob2 = _mm_set1_ps(c.one_b2), a = _mm_set1_ps(c.a), c2 = _mm_set1_ps(c.c2),
-               eps = _mm_set1_ps(c.eps);
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m128 gg = _mm_loadu_ps(g + i);
-    const __m128 mm = _mm_add_ps(_mm_mul_ps(b1, _mm_loadu_ps(m + i)), _mm_mul_ps(ob1, gg));
-    const __m128 vv = _mm_add_ps(_mm_mul_ps(b2, _mm_loadu_ps(v + i)), _mm_mul_ps(ob2, _mm_mul_ps(gg, gg)));
-    _mm_storeu_ps(m + i, mm);
-    _mm_storeu_ps(v + i, vv);
-    const __m128 den = _mm_add_ps(_mm_sqrt_ps(_mm_mul_ps(c2, vv)), eps);
-    _mm_storeu_ps(w + i, _mm_sub_ps(_mm_loadu_ps(w + i), _mm_div_ps(_mm_mul_ps(a, mm), den)));
-  }
-  for (; i < n; ++i) adam_one(w[i], m[i], v[i], g[i], c);
-}
-
-inline void adam_sse(double* w, double* m, double* v, const double* g, int n,
-                     const AdamCoef<double>& c) {
-  const __m128d b1 = _mm_set1_pd(c.b1), ob1 = _mm_set1_pd(c.one_b1), b2 = _mm_set1_pd(c.b2),
-                ob2 = _mm_set1_pd(c.one_b2), a = _mm_set1_pd(c.a), c2 = _mm_set1_pd(c.c2),
-                eps = _mm_set1_pd(c.eps);
-  int i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const __m128d gg = _mm_loadu_pd(g + i);
-    const __m128d mm = _mm_add_pd(_mm_mul_pd(b1, _mm_loadu_pd(m + i)), _mm_mul_pd(ob1, gg));
-    const __m128d vv = _mm_add_pd(_mm_mul_pd(b2, _mm_loadu_pd(v + i)), _mm_mul_pd(ob2, _mm_mul_pd(gg, gg)));
-    _mm_storeu_pd(m + i, mm);
-    _mm_storeu_pd(v + i, vv);
-    const __m128d den = _mm_add_pd(_mm_sqrt_pd(_mm_mul_pd(c2, vv)), eps);
-    _mm_storeu_pd(w + i, _mm_sub_pd(_mm_loadu_pd(w + i), _mm_div_pd(_mm_mul_pd(a, mm), den)));
-  }
-  for (; i < n; ++i) adam_one(w[i], m[i], v[i], g[i], c);
-}
-
-inline bool cpu_has_avx() {
-  static const bool has = __builtin_cpu_supports("avx");
-  return has;
-}
-#endif
-
-/// Adam on n contiguous parameters, on the widest correctly rounded vector unit.
-template <class Scalar>
-inline void adam_update(Scalar* w, Scalar* m, Scalar* v, const Scalar* g, int n,
-                        const AdamCoef<Scalar>& c) {
-#ifdef PGBB_X86_KERNELS
-  if (cpu_has_avx()) adam_avx(w, m, v, g, n, c);
-  else adam_sse(w, m, v, g, n, c);
-#else
-  adam_portable(w, m, v, g, n, c);
-#endif
-}
-
-}  // namespace detail
 
 /// @brief Adam (Kingma & Ba 2015, with bias correction) or plain SGD on a flat
 /// parameter vector, with the cosine schedule, applied piece by piece as the
@@ -210,6 +85,19 @@ class Optimizer {
       return;
     }
     detail::adam_update(w, m_.data() + off, v_.data() + off, g, n, off >= tail_ ? tail_group_ : main_);
+  }
+
+  /// Updates w = phi + off with the rank-one gradient g = a dz and returns
+  /// sum_i w_i dz_i at the weights before the update (see detail::adam_outer).
+  Scalar apply_outer(int64_t off, Scalar* w, const Scalar* dz, Scalar a, int n) {
+    if (!adam_) {
+      const Scalar dot = detail::dot_lanes_sum(w, dz, n);
+      const Scalar e = static_cast<Scalar>(eta_);
+      for (int i = 0; i < n; ++i) w[i] = w[i] - e * (dz[i] * a);
+      return dot;
+    }
+    return detail::adam_outer(w, m_.data() + off, v_.data() + off, dz, a, n,
+                              off >= tail_ ? tail_group_ : main_);
   }
 
  private:

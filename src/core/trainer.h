@@ -372,9 +372,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
     // the output bias moves.
     const bool warm = t < warmup;
     opt.begin_step(t, warm ? 0 : t - warmup + 1);
-    gen.backward(stat.data(), [&opt](int64_t off, Scalar* w, const Scalar* g, int m) {
-      opt.apply(off, w, g, m);
-    }, warm);
+    gen.backward(stat.data(), opt, warm);
 
     if (callback && ((t + 1) % cfg.callback_every == 0 || t + 1 == cfg.iterations))
       if (denormals.outside([&] { return callback(t + 1, cfg.iterations); })) throw TrainingInterrupted();

@@ -77,7 +77,7 @@ test_that("data outside the declared bounds is clipped, reported, and not stored
   expect_identical(unclass(fit)[keep], unclass(fit2)[keep])
   # y bounds work the same way
   set.seed(3)
-  expect_message(small_fit(d, y_bounds = c(-2, 2)), "of 'y' lay outside")
+  expect_message(small_fit(d2, y_bounds = c(-2, 2)), "of 'y' lay outside")
 })
 
 test_that("fits are bit-identical under set.seed(), differ otherwise, and survive saveRDS()", {
