@@ -80,21 +80,24 @@ test_that("CR-GS: the audited epsilon stays below the claim; 10x too little nois
   d0 <- c(rep(0.5, n - 1), 0); d1 <- c(rep(0.5, n - 1), 1)
   mu <- 0.5
   claimed <- gdp_epsilon(mu, audit_delta)   # mu-GDP => (eps(mu, delta), delta)-DP
-  mech <- function(d) cr_gs(d, "mean", mu = mu, bounds = c(0, 1), B = 20)
+  mech <- function(d) cr_gs(d, "mean", mu = mu, bounds = c(0, 1), B = 20, mode = "wor")
   centre <- function(o) o$center[[1]]
-  a <- audit_privacy(mech, d1, d0, runs = 2000, delta = audit_delta, statistic = centre,
+  # 1000 runs (500 held out): ceiling about log(500 / 3.7) = 4.9, well above the
+  # claim (about 2.0 for mu = 0.5) that the broken twin has to beat.
+  a <- audit_privacy(mech, d1, d0, runs = 1000, delta = audit_delta, statistic = centre,
                      claimed = claimed, seed = 31)
   expect_lt(a$epsilon_lower, claimed)
   # The broken twin divides both noise scales by 10 in the release step.
   orig <- pgbb:::cpp_cr_gs_release
   broken <- function(theta_hat, Q, nu, sigma, seed) orig(theta_hat, Q, nu / 10, sigma / 10, seed)
   b <- with_pgbb_binding("cpp_cr_gs_release", broken,
-    audit_privacy(mech, d1, d0, runs = 2000, delta = audit_delta, statistic = centre,
+    audit_privacy(mech, d1, d0, runs = 1000, delta = audit_delta, statistic = centre,
                   claimed = claimed, seed = 32))
   expect_gt(b$epsilon_lower, claimed)
 })
 
 test_that("CR-SS: the audited epsilon stays below the claim; 10x too little noise is caught", {
+  skip_if_not_slow()  # 4000 CR-SS releases, about 15 s
   # Median of n = 50 records in [0, 1], half at each bound: moving one canary from
   # 0 to 1 moves the sample median (order statistic 25) across the whole range.
   n <- 50
@@ -116,5 +119,36 @@ test_that("CR-SS: the audited epsilon stays below the claim; 10x too little nois
   b <- with_pgbb_binding("cpp_cr_ss_release", broken,
     audit_privacy(mech, d1, d0, runs = 2000, delta = audit_delta, statistic = centre,
                   claimed = claimed, seed = 42))
+  expect_gt(b$epsilon_lower, claimed)
+})
+
+test_that("PGBB: the generator's draws stay below the claim; a tiny noise multiplier is caught", {
+  skip_if_not_slow()  # 800 small fits, about 20-40 s
+  # Gaussian-mean generator on n = 20 records in [0, 1]; the canary at 0 vs 1 moves
+  # the sample mean by 1/20. The released output is the generator's stored draws;
+  # the statistic is their mean. The noise scale is calibrated once with the
+  # accountant for the claim (pgbb_fit(epsilon = ) would calibrate the same sigma
+  # at every run); the broken twin uses pgbb_fit(sigma = 1e-4), a noise multiplier
+  # ~2e5 times too small, with the same claim.
+  n <- 20
+  d0 <- matrix(c(rep(0.5, n - 1), 0)); d1 <- matrix(c(rep(0.5, n - 1), 1))
+  claimed <- 1
+  settings <- list(delta = audit_delta, n = n, blocks = 4, clip = 2, rate = 0.5, iterations = 40)
+  sigma <- as.numeric(do.call(pgbb_sigma, c(list(epsilon = claimed), settings)))
+  mech <- function(sig) function(d) suppressMessages(
+    pgbb_fit(d, loss = "mean", sigma = sig, delta = audit_delta, box = c(-1, 2), x_bounds = c(0, 1),
+             clip = 2, blocks = 4, rate = 0.5, iterations = 40, hidden = 4, learning_rate = 0.05,
+             draws = 20, progress = FALSE))
+  # The fit's own ledger certifies the claim for this sigma (the same accountant).
+  expect_lte(mech(sigma)(d1)$ledger$epsilon, claimed + 1e-6)
+  draws_mean <- function(fit) mean(fit$draws)
+  # 400 runs (200 held out): ceiling about log(200 / 3.7) = 4.0. In a trial run the
+  # tiny-noise twin's draws means were about 2.5 (training-noise) SDs apart on the
+  # two data sets, which certifies about 2.5 > 1 at this run count.
+  a <- audit_privacy(mech(sigma), d1, d0, runs = 400, delta = audit_delta,
+                     statistic = draws_mean, claimed = claimed, seed = 51)
+  expect_lt(a$epsilon_lower, claimed)
+  b <- audit_privacy(mech(1e-4), d1, d0, runs = 400, delta = audit_delta,
+                     statistic = draws_mean, claimed = claimed, seed = 52)
   expect_gt(b$epsilon_lower, claimed)
 })

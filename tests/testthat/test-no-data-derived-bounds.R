@@ -223,6 +223,11 @@ source_allow_list <- list(
   # -- R: printing --
   allow("*", "digits = max(3L, getOption(", "print precision of a method"),
   allow("control.R", "min(x$orders), max(x$orders)", "printing the public order grid"),
+  allow("bootstrap.R", "max(bandwidth, 1e-300)", "the user's public smoothing bandwidth, kept positive"),
+  allow("pgbb_fit.R", "callback_every = as.integer(max(1, min(250, ceiling(iterations / 100))))", "interrupt/progress polling interval from the public iteration count"),
+  allow("pgbb_fit.R", "return(min(8, natural))", "default clip: min(8, the loss bound over the public ranges and box)"),
+  allow("posterior_draws.R", "rng <- range(fit$tau)", "the public training grid of quantile levels"),
+  allow("posterior_draws.R", ".check_memory(n * fit$d * max(1, length(tau))", "size of the requested draws (public request)"),
   # -- R: functions of public inputs only --
   allow("cr-baselines.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),
   allow("cr-estimators.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),

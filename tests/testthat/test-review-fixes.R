@@ -8,7 +8,7 @@ test_that("misspelt estimator parameters in '...' are errors naming them", {
   expect_error(cr_gs(x01, "mean", mu = 1, bounds = c(0, 1), lamda = 1), "'lamda'")
   expect_error(cr_gs(x01, "mean", mu = 1, bounds = c(0, 1), tolerance = 1, stepc = 2),
                "unknown arguments.*'tolerance', 'stepc'")
-  expect_error(cr_gs(x01, "mean", mu = 1, bounds = c(0, 1), 3), "must be named")
+  expect_error(pgbb:::.check_dots(list(3), "y", "cr_gs"), "must be named")
   expect_error(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), Beta = 0.1),
                "'Beta'.*beta, C, degenerate")
   # Documented names still pass (they reach the estimator).
@@ -18,7 +18,7 @@ test_that("misspelt estimator parameters in '...' are errors naming them", {
   # `a` (the SGD exponent, a prefix of `alpha`) is still routed to the estimator.
   y <- as.numeric(x01 > 0.5)
   set.seed(2)
-  expect_s3_class(cr_gs(x01, "sgd_logistic", y = y, lambda = 1, mu = 1, bounds = c(0, 1),
+  expect_s3_class(cr_gs(x01, "sgd_logistic", y = y, lambda = 1, radius = 5, mu = 1, bounds = c(0, 1),
                         B = 20, a = 0.6), "private_cr")
 })
 
@@ -70,7 +70,7 @@ test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or ma
   expect_identical(dimnames(ci1), list(c("(Intercept)", "x"), c("5 %", "95 %")))
   expect_equal(unname(ci1["x", ]), q(one$draws[, "x", 1]))
   expect_equal(unname(confint(one, "x", level = 0.9)), t(q(one$draws[, "x", 1])))
-  expect_equal(unname(coef(one)), colMeans(one$draws[, , 1]))
+  expect_equal(unname(coef(one)), unname(colMeans(one$draws[, , 1])))
   ci2 <- confint(many, parm = 2, level = 0.9)
   expect_equal(dim(ci2), c(1L, 2L, 2L))
   expect_equal(unname(ci2[1, , 2]), q(many$draws[, "x", 2]))
