@@ -123,7 +123,7 @@ test_that("CR-SS: the audited epsilon stays below the claim; 10x too little nois
 })
 
 test_that("PGBB: the generator's draws stay below the claim; a tiny noise multiplier is caught", {
-  skip_if_not_slow()  # 600 small fits, 30-90 s
+  skip_if_not_slow()  # 600 small fits: about 25 s of CPU
   # Gaussian-mean generator on n = 10 records in [0, 1]; the canary at 0 vs 1 moves
   # the sample mean by 1/10. The released output is the generator's stored draws;
   # the statistic is their mean. The noise scale is calibrated once with the
