@@ -171,7 +171,7 @@
 #' @param bounds Public bounds on the data (on the features for regressions):
 #'   `c(lower, upper)`, `list(lower = , upper = )` or a 2-row matrix.
 #' @param ... Estimator parameters: `y`, `lambda`, `huber_c`, `tol`, `radius`, `a`,
-#'   `step_c`, `degenerate`.
+#'   `step_c`, `degenerate` (exact names; any other name is an error).
 #' @return An object of class `"private_cr"`: a list with `center` (private centre),
 #'   `radius` (private radius on the parameter scale), `scale` (\eqn{\tau_n}),
 #'   `interval` (one-dimensional case) or `ball`, `privacy` (`mu`, `delta`, and the
@@ -253,7 +253,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 #' @param prob Quantile level for `estimator = "quantile"`.
 #' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1).
 #' @param bounds Public bounds `c(lower, upper)` on the data.
-#' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`.
+#' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`
+#'   (exact names; any other name is an error).
 #' @return An object of class `"private_cr"` (see [cr_gs()]), with the smoothness
 #'   `beta` and the released PTR noise bounds in `noise`.
 #' @examples
