@@ -103,6 +103,16 @@ test_that("fits survive saveRDS()/readRDS(): same draws, intervals and printed o
 })
 
 # ---- interrupts -------------------------------------------------------------
+#
+# Where the C++ loops poll (src/interrupt.h; the core gets a "should stop?" callback):
+# the trainer every min(250, ceiling(T / 100)) iterations (with the progress bar,
+# pgbb_fit(progress = TRUE)); the resampling pass of cr_gs / cr_ss / cr_dette_graw /
+# resample_indices every 64 resamples; NoisyGibbs every 1000 sweeps; DP-Bootstrap
+# every replicate (ridge Huber) or 64 (mean); the exact bootstraps every 64 draws;
+# the accountant's sigma calibration at every evaluation. Not polled: BLBQuant's
+# block loop (cr_blbquant) and single posterior_draws() evaluations. In every polled
+# loop Ctrl-C surfaces as an R condition of class "interrupt" after the C++ frames
+# unwind (nothing half-built is returned, no global state exists to leak).
 
 # Sends SIGINT to this R process after `after` seconds, from a background shell.
 # The subshell matters: system(wait = FALSE) backgrounds only the last command of
