@@ -1,6 +1,6 @@
 # Developer targets. The README's two commands are `bash tools/main.sh` and
 # `bash tools/test.sh`; everything here is a convenience around them.
-.PHONY: deps install main test document check bench sanitize clean
+.PHONY: deps install main test document check bench sanitize valgrind clean
 
 deps:
 	bash tools/install-deps.sh
@@ -26,6 +26,10 @@ bench: install
 
 sanitize:
 	$(MAKE) -C src/core/tests sanitize
+
+# Memcheck of the R workload in tools/valgrind-subset.R (minutes; not part of `test`).
+valgrind:
+	bash tools/valgrind.sh
 
 clean:
 	rm -rf check src/*.o src/*.so src/*.dll

@@ -57,6 +57,19 @@
   setup
 }
 
+# The inputs pgbb_epsilon() and pgbb_sigma() share: delta, the training length
+# (iterations * mc releases are composed), the orders and the accountant setup.
+# Missing `n` / `blocks` pass through to .accountant_setup() as missing.
+.accountant_query <- function(delta, n, blocks, gamma, clip, rate, iterations, mc, J, m, alpha,
+                              accountant, orders) {
+  .check_open_unit(delta, "delta")
+  .check_count(iterations, "iterations")
+  .check_count(mc, "mc")
+  orders <- .check_orders(orders, "orders")
+  list(setup = .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m),
+       orders = orders, releases = as.numeric(iterations) * mc, delta = as.numeric(delta))
+}
+
 #' Per-release Renyi log-moment bound of PGBB's noisy training
 #'
 #' Upper bound \eqn{A_{J,\lambda,m}(q)} of eq. (S33) of the PGBB paper on the order-\eqn{\lambda}
@@ -165,13 +178,9 @@ pgbb_epsilon <- function(sigma, delta, n, blocks, gamma = NULL, clip, rate, iter
   accountant <- .match_arg(accountant)
   conversion <- .match_arg(conversion)
   sigma <- .check_positive_vector(sigma, "sigma")
-  .check_open_unit(delta, "delta")
-  .check_count(iterations, "iterations")
-  .check_count(mc, "mc")
-  orders <- .check_orders(orders, "orders")
-  setup <- .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m)
-  res <- cpp_accountant_epsilon(setup, orders, sigma, as.numeric(iterations) * mc,
-                                as.numeric(delta), conversion)
+  q <- .accountant_query(delta, n, blocks, gamma, clip, rate, iterations, mc, J, m, alpha,
+                         accountant, orders)
+  res <- cpp_accountant_epsilon(q$setup, q$orders, sigma, q$releases, q$delta, conversion)
   structure(res$epsilon, order = res$order)
 }
 
@@ -188,14 +197,11 @@ pgbb_sigma <- function(epsilon, delta, n, blocks, gamma = NULL, clip, rate, iter
   accountant <- .match_arg(accountant)
   conversion <- .match_arg(conversion)
   .check_positive(epsilon, "epsilon")
-  .check_open_unit(delta, "delta")
-  .check_count(iterations, "iterations")
-  .check_count(mc, "mc")
   .check_open_unit(tol, "tol")
-  orders <- .check_orders(orders, "orders")
-  setup <- .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m)
-  res <- cpp_accountant_sigma(setup, orders, as.numeric(iterations) * mc, as.numeric(epsilon),
-                              as.numeric(delta), conversion, as.numeric(tol))
+  q <- .accountant_query(delta, n, blocks, gamma, clip, rate, iterations, mc, J, m, alpha,
+                         accountant, orders)
+  res <- cpp_accountant_sigma(q$setup, q$orders, q$releases, as.numeric(epsilon), q$delta,
+                              conversion, as.numeric(tol))
   structure(res$sigma, epsilon = res$epsilon, order = res$order)
 }
 

@@ -97,10 +97,18 @@ record_weights <- function(u, blocks) {
 }
 
 # Refuse requests whose result alone would not fit comfortably in memory, before
-# any C++ allocation is attempted.
-.check_memory <- function(cells, what, limit = 2^31 - 1) {
+# any C++ allocation is attempted. The cap, 2^28 values (2 GiB as doubles), is far
+# above every documented use (the largest defaults, e.g. 2000 posterior draws of a
+# few hundred parameters or B * m resample indices for B = 500, need well under
+# 1e8) yet keeps one result, plus the working copies R makes of it, within the
+# memory of an ordinary workstation; the former cap, 2^31 - 1 doubles (~17 GB),
+# let a typo exhaust the machine before the error came.
+.check_memory <- function(cells, what, limit = 2^28) {
   if (cells > limit)
-    stop(sprintf("'%s' asks for %.3g values, more than this function allocates (%.3g).",
-                 what, cells, limit), call. = FALSE)
+    stop(sprintf(paste0("'%s' asks for %.3g values, more than this function allocates ",
+                        "(at most %.3g values, %s as doubles); reduce it."),
+                 what, cells, limit, format(structure(8 * limit, class = "object_size"),
+                                            units = "auto", standard = "IEC")),
+         call. = FALSE)
   invisible(TRUE)
 }

@@ -253,10 +253,13 @@ print.bootstrap_draws <- function(x, digits = max(3L, getOption("digits") - 3L),
     out
   }
   if (length(dim(d)) == 3L) {
-    first <- one(d[, , 1L])
+    # One level as a draws x parameters matrix, also for a single parameter (d[, , i]
+    # alone would drop to a vector).
+    slice <- function(i) matrix(d[, , i], nrow = dim(d)[1L], dimnames = dimnames(d)[1:2])
+    first <- one(slice(1L))
     out <- array(NA_real_, c(nrow(first), 2L, dim(d)[3]),
                  dimnames = list(rownames(first), lab, dimnames(d)[[3]]))
-    for (i in seq_len(dim(d)[3])) out[, , i] <- one(d[, , i])
+    for (i in seq_len(dim(d)[3])) out[, , i] <- one(slice(i))
     return(out)
   }
   one(d)

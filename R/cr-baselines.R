@@ -25,6 +25,20 @@
                             ustat_product = "U-statistic, kernel x*y"))
 }
 
+# The argument checks both baselines' front ends share: the GDP budget, the level,
+# the number of bootstrap replicates (each caps it by what it holds in memory) and
+# the data against the public bounds. Returns the spec with the checked `B`. A
+# missing `mu` or `bounds` passes through as missing.
+.baseline_front <- function(x, estimator, prob, mu, alpha, B, B_min, B_max, bounds) {
+  if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
+  .check_positive(mu, "mu")
+  .check_open_unit(alpha, "alpha")
+  B <- .check_count(B, "B", min = B_min, max = B_max)
+  sp <- .baseline_spec(estimator, x, if (missing(bounds)) NULL else bounds, prob)
+  sp$B <- B
+  sp
+}
+
 # Non-private estimates on B with-replacement resamples of size m (no multiplicity check).
 .resample_estimates <- function(sp, m, B, seed) {
   if (sp$estimator == "quantile") {
@@ -82,12 +96,9 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
                           B = 500, m = NULL, bounds) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
-  .check_positive(mu, "mu")
-  .check_open_unit(alpha, "alpha")
-  B <- .check_count(B, "B", min = 2, max = 1e8)   # B + 1 normals and B estimates held at once
-  if (missing(bounds)) bounds <- NULL
-  sp <- .baseline_spec(estimator, x, bounds, prob)
+  # B + 1 normals and B estimates are held at once.
+  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds)
+  B <- sp$B
   n <- sp$n
   m <- if (is.null(m)) as.integer(max(2, round(log(1 - 1 / B) / log(1 - 1 / n)))) else .check_count(m, "m", min = 2, max = n)
   mu1 <- mu / sqrt(2)
@@ -155,12 +166,8 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                         B = 100, blocks = NULL, grid_step = NULL, bounds) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
-  .check_positive(mu, "mu")
-  .check_open_unit(alpha, "alpha")
-  B <- .check_count(B, "B", min = 1, max = 1e6)
-  if (missing(bounds)) bounds <- NULL
-  sp <- .baseline_spec(estimator, x, bounds, prob)
+  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
+  B <- sp$B
   n <- sp$n
   # eps such that eps-DP implies (mu / sqrt 2)-GDP, shaded by 1e-12 against rounding.
   eps_i <- .gdp_to_pure_dp(mu / sqrt(2)) * (1 - 1e-12)

@@ -92,6 +92,24 @@
 # (epsilon, delta)-DP equivalent reported with every release: mu-GDP (or
 # (mu, delta)-GDP) implies (epsilon, delta + 1/n)-DP with epsilon = gdp_epsilon(mu, 1/n)
 # (Proposition 3.6; the approximate part adds its delta, Proposition 5.1).
+# Estimator parameters arrive in `...`: a misspelt name would otherwise be ignored
+# silently (or, worse, partially matched by `dots$name`), so every name must be one
+# the function documents.
+.check_dots <- function(dots, allowed, fun) {
+  if (length(dots) == 0L) return(invisible(TRUE))
+  nm <- names(dots)
+  if (is.null(nm) || any(!nzchar(nm)))
+    stop(sprintf("every argument of %s() passed in '...' must be named (one of %s).",
+                 fun, paste(allowed, collapse = ", ")), call. = FALSE)
+  bad <- setdiff(nm, allowed)
+  if (length(bad))
+    stop(sprintf("unknown argument%s in '...' of %s(): %s. Estimator parameters are %s.",
+                 if (length(bad) > 1L) "s" else "", fun,
+                 paste0("'", bad, "'", collapse = ", "), paste(allowed, collapse = ", ")),
+         call. = FALSE)
+  invisible(TRUE)
+}
+
 .privacy_record <- function(mu, delta, n, guarantee, extra = list()) {
   ref <- 1 / n
   c(list(mu = mu, delta = delta, epsilon = gdp_epsilon(mu, ref), delta_dp = delta + ref, guarantee = guarantee), extra)
@@ -153,7 +171,7 @@
 #' @param bounds Public bounds on the data (on the features for regressions):
 #'   `c(lower, upper)`, `list(lower = , upper = )` or a 2-row matrix.
 #' @param ... Estimator parameters: `y`, `lambda`, `huber_c`, `tol`, `radius`, `a`,
-#'   `step_c`, `degenerate`.
+#'   `step_c`, `degenerate` (exact names; any other name is an error).
 #' @return An object of class `"private_cr"`: a list with `center` (private centre),
 #'   `radius` (private radius on the parameter scale), `scale` (\eqn{\tau_n}),
 #'   `interval` (one-dimensional case) or `ball`, `privacy` (`mu`, `delta`, and the
@@ -183,6 +201,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
     dots$a <- alpha
     alpha <- formals(sys.function())$alpha
   }
+  .check_dots(dots, c("y", "lambda", "huber_c", "tol", "radius", "a", "step_c", "degenerate"), "cr_gs")
   mode <- .match_arg(mode)
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
@@ -234,7 +253,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 #' @param prob Quantile level for `estimator = "quantile"`.
 #' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1).
 #' @param bounds Public bounds `c(lower, upper)` on the data.
-#' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`.
+#' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`
+#'   (exact names; any other name is an error).
 #' @return An object of class `"private_cr"` (see [cr_gs()]), with the smoothness
 #'   `beta` and the released PTR noise bounds in `noise`.
 #' @examples
@@ -260,6 +280,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .check_open_unit(alpha, "alpha")
   if (missing(bounds)) bounds <- NULL
   dots <- list(...)
+  .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")
   spec <- .cr_ss_spec(estimator, x, prob, bounds, dots)
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   beta <- dots$beta %||% .cr_beta(mu, delta, plan$B, plan$rho, plan$kappa)   # eq. (6)

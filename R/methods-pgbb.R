@@ -94,7 +94,7 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 
 #' @export
 coef.pgbb <- function(object, ...) {
-  m <- apply(object$draws, c(2L, 3L), mean)
+  m <- .draws_mean(object$draws)
   if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
   m
 }
@@ -112,19 +112,12 @@ coef.pgbb <- function(object, ...) {
 #' @export
 confint.pgbb <- function(object, parm, level = 0.95, ...) {
   .check_open_unit(level, "level")
-  a <- (1 - level) / 2
-  pct <- sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
   terms <- object$coefnames
   if (!missing(parm)) terms <- terms[if (is.numeric(parm)) parm else match(parm, terms)]
   if (anyNA(terms)) .arg_fail("parm", "names or indices of coefficients of the fit")
-  labs <- .slice_labels(object)
-  out <- array(NA_real_, c(length(terms), 2L, length(labs)), list(terms, pct, labs))
-  for (k in seq_along(labs)) {
-    d <- .draw_slice(object, k)[, terms, drop = FALSE]
-    out[, , k] <- t(apply(d, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
-  }
-  if (length(labs) == 1L)
-    return(matrix(out[, , 1L], nrow = length(terms), dimnames = list(terms, pct)))
+  out <- .draws_interval(object$draws, terms, level)   # terms x limits x levels
+  if (dim(out)[3L] == 1L)
+    return(matrix(out[, , 1L], nrow = length(terms), dimnames = dimnames(out)[1:2]))
   out
 }
 

@@ -2,6 +2,7 @@
 // validated in R/accountant.R; the core re-checks them and throws on violation.
 #include "core/accountant.h"
 #include "glue.h"
+#include "interrupt.h"
 
 namespace {
 
@@ -31,16 +32,6 @@ pgbb::Conversion conversion_from(const std::string& c) {
 
 std::vector<int> orders_from(const Rcpp::IntegerVector& orders) {
   return std::vector<int>(orders.begin(), orders.end());
-}
-
-// Poll R for a user interrupt without letting R longjmp through C++ frames.
-bool interrupted() {
-  try {
-    Rcpp::checkUserInterrupt();
-  } catch (const Rcpp::internal::InterruptedException&) {
-    return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -77,8 +68,10 @@ Rcpp::List cpp_accountant_epsilon(Rcpp::List setup, Rcpp::IntegerVector orders,
 Rcpp::List cpp_accountant_sigma(Rcpp::List setup, Rcpp::IntegerVector orders, double releases,
                                 double epsilon, double delta, std::string conversion, double tol) {
   const pgbb::LogMomentAccountant acc(setup_from(setup), orders_from(orders));
-  const pgbb::Calibration c = pgbb::calibrate_sigma(acc, releases, epsilon, delta,
-                                                    conversion_from(conversion), tol, interrupted);
+  const pgbb::Conversion conv = conversion_from(conversion);
+  const pgbb::Calibration c = pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+    return pgbb::calibrate_sigma(acc, releases, epsilon, delta, conv, tol, stop);
+  });
   return Rcpp::List::create(Rcpp::Named("sigma") = c.sigma, Rcpp::Named("epsilon") = c.epsilon,
                             Rcpp::Named("order") = c.order,
                             Rcpp::Named("evaluations") = c.evaluations);

@@ -73,7 +73,7 @@ Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::st
     Rcpp::stop("internal error: unknown CR-GS estimator '%s'", kind);
   }
   const pgbb::GsStats st = pgbb::cr_gs_stats(*est, plan, keep_estimates, pgbb_cr_glue::interrupt_callback());
-  if (st.pass.interrupted) Rcpp::stop("interrupted by the user");
+  if (st.pass.interrupted) pgbb_glue::raise_interrupt();
   const int d = est->dim();
   Rcpp::NumericMatrix ests(keep_estimates ? B : 0, keep_estimates ? d : 0);
   if (keep_estimates)
@@ -120,7 +120,7 @@ Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List p
     Rcpp::stop("internal error: unknown CR-SS estimator '%s'", kind);
   }
   const pgbb::SsStats st = pgbb::cr_ss_stats(*est, plan, keep_estimates, pgbb_cr_glue::interrupt_callback());
-  if (st.pass.interrupted) Rcpp::stop("interrupted by the user");
+  if (st.pass.interrupted) pgbb_glue::raise_interrupt();
   return Rcpp::List::create(Rcpp::Named("theta_hat") = st.theta_hat, Rcpp::Named("ss_full") = st.ss_full,
                             Rcpp::Named("ss_resample_max") = st.ss_resample_max,
                             Rcpp::Named("dist") = Rcpp::wrap(st.dist),

@@ -7,15 +7,13 @@
 
 #include <functional>
 
+#include "interrupt.h"
+
 namespace pgbb_cr_glue {
 
-inline void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-
-/// "Should stop?" callback for the core: asks R whether the user pressed
-/// Ctrl-C without ever longjmp-ing through C++ frames (R_ToplevelExec catches it).
-inline std::function<bool()> interrupt_callback() {
-  return []() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; };
-}
+/// "Should stop?" callback for the core (see interrupt.h); when it fires, the glue
+/// calls pgbb_glue::raise_interrupt() after the pass returns.
+inline std::function<bool()> interrupt_callback() { return pgbb_glue::interrupt_callback(); }
 
 }  // namespace pgbb_cr_glue
 

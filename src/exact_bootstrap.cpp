@@ -10,12 +10,8 @@
 #include "core/exact_bootstrap.h"
 #include "core/losses.h"
 #include "glue.h"
+#include "interrupt.h"
 #include "loss_glue.h"
-
-namespace {
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-bool interrupted() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
-}  // namespace
 
 // draws x d exact bootstrap draws at level tau: blocked if `partition` has
 // length n (1-based block ids), ordinary otherwise; U (draws x S) optionally
@@ -41,13 +37,15 @@ Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcp
                                     blocked ? &part : nullptr);
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   const bool fixed_u = U.nrow() == draws && U.ncol() == blocks && blocked;
-  return pgbb::with_loss(s, [&](const auto& loss) {
-    const int d = loss.dim();
-    if (start.size() != d) Rcpp::stop("internal error: 'start' has the wrong length");
-    Rcpp::NumericMatrix out(draws, d);
-    const int failed = pgbb::exact_bootstrap(loss, rows, blocked ? &part : nullptr, gamma, draws, tau,
-                                             start.begin(), fixed_u ? U.begin() : nullptr, rng,
-                                             out.begin(), interrupted);
-    return Rcpp::List::create(Rcpp::Named("draws") = out, Rcpp::Named("failed") = failed);
+  return pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+    return pgbb::with_loss(s, [&](const auto& loss) {
+      const int d = loss.dim();
+      if (start.size() != d) Rcpp::stop("internal error: 'start' has the wrong length");
+      Rcpp::NumericMatrix out(draws, d);
+      const int failed = pgbb::exact_bootstrap(loss, rows, blocked ? &part : nullptr, gamma, draws, tau,
+                                               start.begin(), fixed_u ? U.begin() : nullptr, rng,
+                                               out.begin(), stop);
+      return Rcpp::List::create(Rcpp::Named("draws") = out, Rcpp::Named("failed") = failed);
+    });
   });
 }

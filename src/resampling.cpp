@@ -27,7 +27,7 @@ Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa
         for (int t = 0; t < mm; ++t) out(i, t) = static_cast<int>(idx[t]) + 1;
       },
       stop);
-  if (pass.interrupted) Rcpp::stop("interrupted by the user");
+  if (pass.interrupted) pgbb_glue::raise_interrupt();
   return Rcpp::List::create(Rcpp::Named("indices") = out,
                             Rcpp::Named("failed_at") = pass.failed_at + 1,
                             Rcpp::Named("failed_mult") = pass.failed_mult);

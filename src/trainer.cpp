@@ -14,6 +14,7 @@
 #include "core/losses.h"
 #include "core/trainer.h"
 #include "glue.h"
+#include "interrupt.h"
 #include "loss_glue.h"
 
 namespace {
@@ -100,12 +101,6 @@ Rcpp::List save_weights(const pgbb::Generator<Scalar>& gen) {
   return layers;
 }
 
-// Polls for a user interrupt without letting R longjmp through C++ frames:
-// R_ToplevelExec runs the check in its own context and reports whether it
-// was interrupted.
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-bool interrupted() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
-
 template <class Scalar>
 Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y,
                       const pgbb::LossSpec& spec, const Rcpp::List& generator,
@@ -127,7 +122,7 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
     tick = holder.get();
   }
   pgbb::TrainCallback cb = [tick](int done, int total) {
-    if (interrupted()) return true;
+    if (pgbb_glue::user_interrupted()) return true;
     if (tick) (*tick)(done, total);
     return false;
   };
@@ -137,7 +132,7 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
       return 0;
     });
   } catch (const pgbb::TrainingInterrupted&) {
-    throw Rcpp::internal::InterruptedException();
+    pgbb_glue::raise_interrupt();
   }
   return save_weights(gen);
 }

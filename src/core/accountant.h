@@ -66,6 +66,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -809,11 +810,16 @@ inline Calibration calibrate_sigma(const LogMomentAccountant& acc, double releas
   {
     std::vector<double> zero(acc.orders().size(), 0.0);
     const OrderOptimum floor_eps = best_epsilon(zero, acc.orders(), delta, conv);
-    if (!(floor_eps.value < epsilon))
+    if (!(floor_eps.value < epsilon)) {
+      // Four significant digits (std::to_string's fixed format printed small floors as 0.000000).
+      std::ostringstream floor_txt;
+      floor_txt.precision(4);
+      floor_txt << floor_eps.value;
       throw std::invalid_argument(
-          "calibrate_sigma: 'epsilon' is below " + std::to_string(floor_eps.value) +
+          "calibrate_sigma: 'epsilon' is below " + floor_txt.str() +
           ", the smallest epsilon this conversion certifies at 'delta' with these 'orders' "
           "even without privacy loss; use larger orders or conversion = \"asoodeh\"");
+    }
   }
   Calibration res;
   auto eval = [&](double sigma) {

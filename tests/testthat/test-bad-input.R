@@ -256,7 +256,9 @@ bad_input_cases <- list(
   bad(rblock_weights(5, 5, -1), "gamma", "positive finite"),
   bad(record_weights(c(0.5, NA), c(1, 2)), "u", "non-negative finite"),
   bad(blocked_bootstrap(x, blocks = 3, gamma = 0), "gamma", "positive finite"),
-  bad(bayesian_bootstrap(x, loss = "bogus"), "loss", "one of \"mean\""),
+  bad(bayesian_bootstrap(x, loss = "median"), "loss", "one of \"mean\""),
+  # "quantile" is a supported loss since the exact bootstraps were merged; without y it
+  # must name 'y'.
   bad(bayesian_bootstrap(x, loss = "quantile"), "y", "must be given"),
   bad(pgbb_control(hidden = 0), "hidden", "positive whole"),
   bad(pgbb_control(lr_floor = 2), "lr_floor", "between 0 and 1"),
