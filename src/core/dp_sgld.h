@@ -1,6 +1,6 @@
 // DP-SGLD baseline of the PGBB paper (Sections 5-6, SM S3.1 and S3.3): stochastic
 // gradient Langevin dynamics on the tempered Gibbs posterior
-//     pi(theta | data) ∝ exp(-omega sum_i l(theta; x_i, y_i))          (flat prior)
+//     pi(theta | data) propto exp(-omega sum_i l(theta; x_i, y_i))          (flat prior)
 // of the same losses the PGBB trainer uses (losses.h), privatised at every step.
 //
 // One update t = 1..T (the privatised quantity is the clipped subsample SUM):
