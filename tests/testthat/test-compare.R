@@ -78,3 +78,17 @@ test_that("mismatched terms and bad arguments are clear errors naming the argume
   m <- matrix(1:4, 2, dimnames = list(c("(Intercept)", "x"), c("0.1", "0.9")))
   expect_error(compare_private_fits(list(A = f), truth = m), "'truth'")
 })
+
+test_that("pgbb fits enter the table like the baselines", {
+  skip_if_not_slow()
+  set.seed(41)
+  fit <- pgbb(y ~ x, cmp_data, loss = "quantile", tau = c(0.25, 0.5), epsilon = 4, bounds = cmp_b,
+              control = pgbb_control(iterations = 200, hidden = c(16, 16), draws = 200))
+  sq <- dp_sgld(y ~ x, cmp_data, tau = c(0.25, 0.5), epsilon = 4, bounds = cmp_b,
+                iterations = 600, rate = 0.05, progress = FALSE)
+  tab <- compare_private_fits(list(PGBB = fit, SGLD = sq),
+                              reference = pgbb_reference(y ~ x, cmp_data, tau = c(0.25, 0.5)))
+  expect_equal(nrow(tab), 8L)
+  expect_equal(tab$n_fits, rep(1L, 8))
+  expect_true(all(tab$coverage %in% c(0, 1)))
+})

@@ -103,8 +103,7 @@ test_that("DP-SGLD recovers the truth at epsilon = 64 on easy data", {
 
 test_that("methods: print, summary, as.data.frame and pgbb-shaped coef/confint", {
   d <- sgld_data(500, 5)
-  fit <- dp_sgld(y ~ x, d, loss = "logistic", epsilon = 2,
-                 data = transform(d, y = as.numeric(y > 2.5)),
+  fit <- dp_sgld(y ~ x, transform(d, y = as.numeric(y > 2.5)), loss = "logistic", epsilon = 2,
                  bounds = list(x = c(0, 10)), iterations = 400, rate = 0.1, progress = FALSE)
   expect_s3_class(fit, c("dp_sgld", "private_posterior"))
   expect_output(print(fit), "Privacy ledger: DP-SGLD")
@@ -168,4 +167,15 @@ test_that("an empirical audit of a tiny DP-SGLD release stays below the claim", 
   runs <- if (identical(Sys.getenv("PGBB_SLOW_TESTS"), "true")) 600 else 100
   a <- audit_privacy(mech, d1, d0, runs = runs, delta = 1e-3, claimed = eps, seed = 9)
   expect_lt(a$epsilon_lower, eps)
+})
+
+test_that("the ESS estimator matches known autocorrelation times", {
+  set.seed(12)
+  n <- 20000
+  # iid: ESS ~ n; its sampling error is a few percent at this length.
+  expect_equal(pgbb:::.ess_geyer(rnorm(n)) / n, 1, tolerance = 0.1)
+  # AR(1), phi = 0.9: integrated autocorrelation time (1 + phi) / (1 - phi) = 19.
+  x <- as.numeric(stats::filter(rnorm(n), 0.9, method = "recursive"))
+  expect_equal(pgbb:::.ess_geyer(x) / (n / 19), 1, tolerance = 0.25)
+  expect_equal(pgbb:::.ess_geyer(rep(1, 10)), 10)
 })
