@@ -307,7 +307,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
       else "none: not private",
     noise_scale = stats::setNames(cal$sigma, lev_names),
     sensitivity = stats::setNames(clips, lev_names),
-    split = stats::setNames(rep(1 / M, M), lev_names),
+    # No budget split: the levels are composed in Renyi DP (see calibration).
     note = sprintf("per-record gradient clip C (sensitivity), noise sd on the clipped subsample sum; omega = %s, eta_0 = %s (eta_t = eta_0 t^-1/3)",
                    format(schedule$omega), format(signif(schedule$step, 4))))
   title <- sprintf("DP-SGLD (tempered Gibbs posterior, %s), n = %d%s, T = %s, kept %s draws%s",
