@@ -238,6 +238,11 @@ source_allow_list <- list(
   allow("noisy-gibbs.R", "max(abs(ab))", "public bounds (representability check of the noise)"),
   allow("noisy-gibbs.R", "min(eigen(L0", "positive definiteness of the user's prior precision (public)"),
   allow("resampling.R", "min(kappa, m)", "public threshold and size"),
+  allow("bootstrap.R", "max(bandwidth, 1e-300)", "the user's smoothing bandwidth kept positive (non-private bootstrap)"),
+  allow("pgbb_fit.R", "max(1, min(250, ceiling(iterations / 100)))", "progress-callback period from the public iteration count"),
+  allow("pgbb_fit.R", "return(min(8, natural))", "clip C = 8 (SM S3.2) or less when the public bounds give a smaller natural bound"),
+  allow("posterior_draws.R", "range(fit$tau)", "the public tau grid the generator was trained on"),
+  allow("posterior_draws.R", "max(1, length(tau))", "memory check from the requested (public) sizes"),
   # -- R: post-processing of released (already private) values --
   allow("cr-baselines.R", "stats::quantile(Tb", "quantiles of the released noisy bootstrap estimates (Dette-Graw)"),
   allow("dp-bootstrap.R", "max(ab[1], min(v))", "deconvolution grid of the released noisy replicates"),
