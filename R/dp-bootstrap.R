@@ -34,14 +34,25 @@
 #'     grid), and the interval is its equal-tailed quantile interval.}
 #' }
 #'
+#' @section Formula interface:
+#' `dp_bootstrap(formula, data, method = "ridge_huber", epsilon, delta, bounds)` builds
+#' the design as [pgbb()] does: `bounds` is a named list of public ranges (one per
+#' variable and `.response`; `delta` defaults to `1/n`); covariates are scaled into the
+#' unit box (so \eqn{B_x = 1}), the response is clipped to its range and, with an
+#' intercept, centred at its midpoint (so the ridge penalty shrinks towards the centre of
+#' the public range). The replicates are mapped back to the original units; the
+#' interval uses the per-coordinate output-noise sd of the mapped replicates. The
+#' penalty `lambda` applies to the scaled coefficients.
+#'
 #' @section Privacy:
 #' The \eqn{\mu}-GDP statement of Wang et al. (2025) is asymptotic in the number of
 #' replicates \eqn{B}; for finite \eqn{B} it is the calibration the paper uses, not a
 #' finite-sample proof, and the ledger says so. The sample size \eqn{n} is public
 #' (replace-one neighbouring). Bounds and `lambda` must not be chosen from the data.
 #'
-#' @param x Data: the design matrix (n x p) for `"ridge_huber"`, a numeric vector for `"mean"`.
-#' @param y Response (`"ridge_huber"` only); it needs no bound.
+#' @param x Data: the design matrix (n x p) for `"ridge_huber"`, a numeric vector for `"mean"`;
+#'   or a model formula for `"ridge_huber"` (see 'Formula interface').
+#' @param y Response (`"ridge_huber"` only); it needs no bound. The data frame when `x` is a formula.
 #' @param method `"ridge_huber"` or `"mean"`.
 #' @param epsilon,delta Total privacy budget; `epsilon` > 0, `delta` in (0, 1).
 #' @param bounds Public bounds: `c(x = B_x)` for `"ridge_huber"`; `c(a, b)` for `"mean"`.
@@ -84,6 +95,16 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   if (!is.character(method) || !method[1] %in% c("ridge_huber", "mean"))
     .arg_fail("method", "one of \"ridge_huber\" or \"mean\"")
   method <- method[1]
+  if (inherits(x, "formula")) {
+    # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
+    if (method != "ridge_huber") .arg_fail("x", "a formula only for method = \"ridge_huber\"")
+    if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+    if (missing(bounds)) bounds <- NULL
+    .check_open_unit(level, "level")
+    return(.dpb_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, level, cl,
+                        B = B, lambda = lambda, huber_c = huber_c, huber_kappa = huber_kappa,
+                        tol = tol))
+  }
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
   .check_budget(epsilon, delta)

@@ -32,6 +32,16 @@
 #' have the same \eqn{n}). Data outside the declared bounds are clipped; the bounds
 #' must come from public knowledge, never from the data.
 #'
+#' @section Formula interface:
+#' For `family = "linear"`, `noisy_gibbs(formula, data, family = "linear", epsilon,
+#' delta, bounds)` builds the design as [pgbb()] does: `bounds` is a named list of
+#' public ranges (one per variable, `.response` for the response; `delta` defaults to
+#' `1/n`), the covariates are scaled into the unit box with them (so \eqn{B_x = 1}),
+#' the response is centred at the midpoint of its declared range (then \eqn{B_y} is
+#' its half-width; without an intercept \eqn{B_y = \max|.response|}), and the draws
+#' are mapped back to the original units. The prior then applies to the scaled
+#' coefficients.
+#'
 #' @section Calibration:
 #' `calibration = "analytic"` (default) uses the smallest noise whose exact Gaussian
 #' privacy profile meets \eqn{(\epsilon, \delta)} (Balle & Wang 2018):
@@ -58,8 +68,9 @@
 #' projected to valid (positive semidefinite) moment matrices.
 #'
 #' @param x Data: a numeric vector for `"gaussian"` / `"exponential"`; the design
-#'   matrix (n x p, named columns) for `"linear"`.
-#' @param y Response vector (`"linear"` only).
+#'   matrix (n x p, named columns) for `"linear"`, or a model formula (see 'Formula
+#'   interface').
+#' @param y Response vector (`"linear"` only); the data frame when `x` is a formula.
 #' @param family `"gaussian"`, `"exponential"` or `"linear"`.
 #' @param epsilon,delta Total privacy budget; `epsilon` > 0, `delta` in (0, 1).
 #' @param bounds Public bounds: `c(lower, upper)` for `"gaussian"` / `"exponential"`;
@@ -105,6 +116,15 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   if (!is.character(family) || !family[1] %in% c("gaussian", "exponential", "linear"))
     .arg_fail("family", "one of \"gaussian\", \"exponential\" or \"linear\"")
   family <- family[1]
+  if (inherits(x, "formula")) {
+    # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
+    if (family != "linear") .arg_fail("x", "a formula only for family = \"linear\"")
+    if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+    if (missing(bounds)) bounds <- NULL
+    return(.ng_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, cl,
+                       prior = prior, iterations = iterations, burn_in = burn_in, thin = thin,
+                       calibration = calibration, split = split))
+  }
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
   .check_budget(epsilon, delta)

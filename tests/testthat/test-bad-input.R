@@ -284,6 +284,17 @@ bad_input_cases <- list(
   bad(cr_dette_graw(x, mu = 1, bounds = c(0, 1), B = 1e10), "B", "between 2 and 1e\\+08"),
   bad(cr_blbquant(x, mu = 1, bounds = c(0, 1), B = 1e9), "B", "between 1 and 1e\\+06"),
   bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), B = 1e7), "B", "between 2 and 1e\\+06"),
+  # ---- DP-SGLD, formula baselines and the comparison table ----
+  bad(dp_sgld(v ~ u, df, epsilon = 1, bounds = list(u = c(0, 1), .response = c(0, 1)), rate = 2), "rate", "between 0 and 1"),
+  bad(dp_sgld(v ~ u, df, epsilon = 1), "bounds", "given"),
+  bad(dp_sgld(v ~ u, df, epsilon = NA, bounds = list(u = c(0, 1), .response = c(0, 1))), "epsilon", "positive"),
+  bad(dp_sgld(v ~ u, df, epsilon = 1, bounds = list(u = c(0, 1), .response = c(0, 1)), iterations = 1e12), "iterations", "whole number"),
+  bad(dp_sgld(v ~ u, df, epsilon = 1, bounds = list(u = c(0, 1), .response = c(0, 1)), thin = 0), "thin", "whole number"),
+  bad(noisy_gibbs(v ~ u, df, family = "linear", epsilon = 1), "bounds", "named list"),
+  bad(dp_bootstrap(v ~ u, df, method = "mean", epsilon = 1), "x", "formula only"),
+  bad(compare_private_fits(list(), truth = c(a = 1)), "fits", "named list"),
+  bad(compare_private_fits(list(a = 1), truth = c(a = 1)), "fits$a", "fitted object"),
+  bad(compare_private_fits(list(a = 1), truth = c(a = 1), level = 2), "level", "between 0 and 1"),
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), iterations = 1e12), "iterations", "between 2 and 1e\\+09"),
   bad(audit_privacy(mech, 0, 1, runs = 1e10), "runs", "between 20 and 1e\\+08"),
   bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096")

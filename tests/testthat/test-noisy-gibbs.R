@@ -387,3 +387,23 @@ test_that("bad inputs give errors naming the argument", {
                   prior = list(mean = c(1, 2, 3))), "'prior\\$mean'")
   expect_error(ng(x, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3)), "'x'")
 })
+
+test_that("formula interface: pgbb-style bounds, results in original units", {
+  set.seed(31)
+  n <- 3000
+  d <- data.frame(x1 = runif(n, 0, 10), x2 = runif(n, -2, 2))
+  d$y <- 1 + 0.3 * d$x1 - 0.5 * d$x2 + rnorm(n, sd = 0.5)
+  b <- list(x1 = c(0, 10), x2 = c(-2, 2), .response = c(-6, 8))
+  fit <- noisy_gibbs(y ~ x1 + x2, d, family = "linear", epsilon = 32, bounds = b, iterations = 3000)
+  expect_equal(colnames(fit$draws), c("(Intercept)", "x1", "x2", "sigma"))
+  expect_equal(fit$ledger$delta, 1 / n)
+  # The matrix method on the same unit-box design, centred response (B_y = 7).
+  z <- cbind(1, d$x1 / 10, (d$x2 + 2) / 4)
+  expect_equal(fit$details$bounds[["y"]], 7)
+  expect_equal(fit$details$formula$y_shift, 1)
+  # At epsilon = 32 the posterior mean is close to the truth (posterior sd ~0.03-0.1).
+  est <- colMeans(fit$draws)
+  expect_lt(abs(est[["x1"]] - 0.3), 0.05)
+  expect_lt(abs(est[["x2"]] + 0.5), 0.2)
+  expect_error(noisy_gibbs(y ~ x1, d, family = "gaussian", epsilon = 1, bounds = b), "'x'")
+})

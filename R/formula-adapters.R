@@ -1,0 +1,78 @@
+# Formula interfaces of the matrix baselines: noisy_gibbs(family = "linear") and
+# dp_bootstrap(method = "ridge_huber") accept `formula, data` with pgbb()-style
+# bounds (a named list of public ranges, `.response` for the response). The design
+# is built by the pgbb front end (R/pgbb.R, R/design.R): covariates scaled into the
+# unit box with the DECLARED ranges, so |z_ij| <= 1 and the matrix method runs with
+# B_x = 1; the response is clipped to its declared range. Nothing is derived from the
+# data. Coefficient draws are mapped back to the original units by the fixed linear
+# map of .unscale_matrix() (post-processing).
+
+.formula_design <- function(formula, data, bounds, caller) {
+  if (missing(bounds) || is.null(bounds) || !is.list(bounds))
+    .arg_fail("bounds", paste0("a named list of public ranges for the formula interface, e.g. ",
+                               "bounds = list(x = c(0, 10), .response = c(-5, 5))"))
+  .check_bounds_list(bounds)
+  cl <- as.call(list(as.name(caller), formula = formula, data = data))
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  design <- .pgbb_design(frame, bounds, "huber", private = TRUE)
+  if (design$clipped > 0L)
+    message(sprintf("%s: %d value(s) outside the declared bounds were clipped to them ", caller,
+                    design$clipped),
+            "(this count is for the analyst and is not part of the private release).")
+  # With an intercept the response is centred at the midpoint of its public range,
+  # which halves its bound (B_y = half-width) and is undone on the intercept.
+  yb <- design$y_bounds
+  design$y_shift <- if (design$intercept) mean(yb) else 0
+  design$y_bound <- if (design$intercept) diff(yb) / 2 else max(abs(yb))
+  if (!(design$y_bound > 0)) .arg_fail("bounds", "a response range of positive width (.response = c(lower, upper))")
+  colnames(design$Z) <- design$coefnames
+  design$A <- .unscale_matrix(design$maps, design$coefnames)
+  design
+}
+
+# Draws on the scaled, centred design -> original units (first p columns).
+.formula_map_draws <- function(draws, design) {
+  p <- length(design$coefnames)
+  draws[, seq_len(p)] <- draws[, seq_len(p), drop = FALSE] %*% t(design$A)
+  int <- which(!design$maps$scaled & design$intercept)
+  if (length(int)) draws[, int[1L]] <- draws[, int[1L]] + design$y_shift
+  draws
+}
+
+.ng_formula <- function(formula, data, epsilon, delta, bounds, call, ...) {
+  design <- .formula_design(formula, data, bounds, "noisy_gibbs")
+  n <- nrow(design$Z)
+  if (is.null(delta)) delta <- 1 / n
+  fit <- noisy_gibbs(design$Z, design$y - design$y_shift, family = "linear", epsilon = epsilon,
+                     delta = delta, bounds = c(x = 1, y = design$y_bound), ...)
+  fit$draws <- .formula_map_draws(fit$draws, design)
+  fit$details$formula <- list(A = design$A, y_shift = design$y_shift, y_bound = design$y_bound,
+                              column_bounds = design$cb)
+  fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
+  fit$call <- call
+  fit
+}
+
+.dpb_formula <- function(formula, data, epsilon, delta, bounds, level, call, ...) {
+  design <- .formula_design(formula, data, bounds, "dp_bootstrap")
+  n <- nrow(design$Z)
+  if (is.null(delta)) delta <- 1 / n
+  fit <- dp_bootstrap(design$Z, design$y - design$y_shift, method = "ridge_huber", epsilon = epsilon,
+                      delta = delta, bounds = c(x = 1), level = level, ...)
+  p <- length(design$coefnames)
+  fit$draws <- .formula_map_draws(fit$draws, design)
+  # The output noise N(0, sigma_e^2 I) becomes N(0, sigma_e^2 A A') on the original
+  # scale: the per-coordinate noise sd enters the Algorithm 2 interval.
+  sig <- rep(fit$details$sigma_e, ncol(fit$draws))
+  sig[seq_len(p)] <- fit$details$sigma_e * sqrt(rowSums(design$A^2))
+  fit$details$sigma_e <- sig
+  iv <- .dpb_huber_interval(fit$draws, sig, level)
+  fit$estimate <- iv$estimate
+  fit$se <- iv$se
+  fit$interval <- iv$interval
+  fit$details$sampling_sd <- iv$sampling_sd
+  fit$details$formula <- list(A = design$A, y_shift = design$y_shift, column_bounds = design$cb)
+  fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
+  fit$call <- call
+  fit
+}
