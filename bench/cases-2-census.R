@@ -29,7 +29,7 @@ cases <- function() {
   n <- bench_size(65023, 10000)
   iters <- bench_size(5000, 500)
   R_meas <- bench_size(2, 1)
-  B_meas <- bench_size(2, 1)
+  B_meas <- bench_size(4, 1)  # replicate costs vary more (iterative solver)
   taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
   educ <- pmin(20, pmax(0, round(rnorm(n, 12.5, 3))))
   age <- sample(40:49, n, replace = TRUE)
