@@ -32,7 +32,7 @@ cases <- function() {
   setting <- sprintf("n = %d, p = 3, S = 20, q = 0.1, T = %d, K = 1, 3 x 256, Huber + scale, eps = 1",
                      n, iters)
   case1 <- "1. PGBB regression: calibrate + train + 2000 draws"
-  case6 <- sprintf("6. posterior draws: %s fresh draws", format(n_draws, big.mark = ","))
+  case6 <- sprintf("6. posterior draws: %s fresh draws", formatC(n_draws, big.mark = ",", format = "d"))
   rows <- list()
   t_bb <- NULL
   if (bench_wanted(case1) || bench_wanted(case6)) {
