@@ -25,6 +25,8 @@
 # data: it may be shown to the analyst but must never be stored in a release.
 .clip_columns <- function(x, r) {
   out <- cpp_clip_columns(x, r$lower, r$upper)
+  # Nothing outside the bounds: x is returned as it is (no copy of a large design).
+  if (out$clipped == 0) return(list(x = x, clipped = 0))
   dimnames(out$x) <- dimnames(x)
   out
 }

@@ -40,7 +40,9 @@
 .check_finite_numeric <- function(x, arg) {
   if (!is.numeric(x) || length(x) == 0L)
     .arg_fail(arg, "a non-empty numeric vector or matrix")
-  if (anyNA(x) || any(!is.finite(x)))
+  # min/max instead of any(!is.finite(x)): no temporary as large as x (after
+  # anyNA, a non-finite value is +-Inf, which is the min or the max).
+  if (anyNA(x) || !is.finite(min(x)) || !is.finite(max(x)))
     .arg_fail(arg, "free of NA, NaN and infinite values")
   invisible(x)
 }

@@ -310,7 +310,9 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   if (nrow(x) < 2L) .arg_fail("x", "a matrix with at least two rows")
   if (ncol(x) < 1L) .arg_fail("x", "a matrix with at least one column")
   .check_finite_numeric(x, "x")
-  storage.mode(x) <- "double"
+  # storage.mode<- duplicates x even when it is already double (a full copy of
+  # the design at natality scale), so convert only when needed.
+  if (!is.double(x)) storage.mode(x) <- "double"
   if (is.null(colnames(x))) colnames(x) <- paste0("x", seq_len(ncol(x)))
   if (loss == "exponential" && ncol(x) != 1L) .arg_fail("x", "a single column for loss 'exponential'")
   x

@@ -139,10 +139,15 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
 
 }  // namespace
 
-// A clipped copy of x (n x p) and the number of values changed.
+// A clipped copy of x (n x p) and the number of values changed. When no value
+// lies outside the bounds, clipping is the identity and x itself is returned:
+// at natality scale (n = 1.94M, p = 14) the copy would be 217 MB (issue 9 asks
+// for at most one extra copy of the design).
 // [[Rcpp::export]]
 Rcpp::List cpp_clip_columns(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper) {
   if (lower.size() != x.ncol() || upper.size() != x.ncol()) Rcpp::stop("internal error: bounds length");
+  if (pgbb::count_outside_bounds(x.begin(), x.nrow(), x.ncol(), lower.begin(), upper.begin()) == 0)
+    return Rcpp::List::create(Rcpp::Named("x") = x, Rcpp::Named("clipped") = 0.0);
   Rcpp::NumericMatrix out = Rcpp::clone(x);
   const int64_t changed = pgbb::clip_to_bounds(out.begin(), out.nrow(), out.ncol(), lower.begin(), upper.begin());
   return Rcpp::List::create(Rcpp::Named("x") = out, Rcpp::Named("clipped") = static_cast<double>(changed));

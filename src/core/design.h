@@ -42,6 +42,21 @@ inline int64_t clip_to_bounds(double* x, int64_t n, int p, const double* lower, 
   return changed;
 }
 
+/// @brief Number of values of the n x p column-major x outside
+/// [lower_j, upper_j] in column j, without changing x (so a caller can skip
+/// making a clipped copy when nothing would change). The same comparisons as
+/// clip_to_bounds(), so the two counts agree.
+inline int64_t count_outside_bounds(const double* x, int64_t n, int p, const double* lower,
+                                    const double* upper) {
+  int64_t outside = 0;
+  for (int j = 0; j < p; ++j) {
+    const double* c = x + static_cast<size_t>(j) * n;
+    const double lo = lower[j], hi = upper[j];
+    for (int64_t i = 0; i < n; ++i) outside += (c[i] < lo) | (c[i] > hi);
+  }
+  return outside;
+}
+
 /// @brief The design transposed once into rows (x_1..x_p, y, block id), so the
 /// records of a Poisson subset, visited in increasing order, are each read from
 /// one contiguous piece of memory: with p = 14 in single precision a row is

@@ -1,0 +1,77 @@
+# Issue 9, cases 1, 4 and 6: the PGBB paper's regression setting (Section 5.1,
+# SM S3.2): n = 10000, p = 3 covariates in [-1, 1], S = 20 blocks, q = 0.1,
+# T = 10000, K = 1, a 3 x 256 generator, Huber regression with scale, epsilon = 1,
+# delta = 1/n.
+#  1. The whole private fit, pgbb_fit(epsilon = 1): calibration of sigma by the
+#     Dirichlet accountant + training + the 2000 stored posterior draws, and its
+#     cost per iteration. Alternative: the exact non-private blocked Bayesian
+#     bootstrap of the same Huber estimator with the same S and 2000 draws
+#     (blocked_bootstrap(), damped Newton per draw) -- the posterior PGBB
+#     approximates, which a user without privacy constraints would compute.
+#  4. pgbb_sigma() at the same setting (target < 0.2 s).
+#  6. 100,000 fresh posterior_draws() from the trained generator (post-processing).
+#     Alternative: the same number of exact blocked-bootstrap draws, extrapolated
+#     linearly from the 2000 draws timed for case 1 (each draw is an independent
+#     Newton solve, so the cost is linear in the number of draws).
+cases <- function() {
+  set.seed(1)
+  n <- bench_size(10000, 2000)
+  p <- 3
+  iters <- bench_size(10000, 1000)
+  n_draws <- bench_size(100000, 20000)
+  x <- matrix(runif(n * p, -1, 1), n, p)
+  y <- drop(x %*% c(1.5, -1.5, 1)) + 0.5 * rt(n, 3)
+  box <- rbind(matrix(c(-10, 10), p, 2, byrow = TRUE), c(0.01, 10))
+  # The Huber gradient bound C_H of pgbb_fit() for p = 3, B_x = 1 (SM S3.2).
+  huber_clip <- sqrt(1.345^2 * p + ((1.345^2 + 0.71) / 2)^2)
+  fit_private <- function() suppressMessages(
+    pgbb_fit(x, y, loss = "huber", epsilon = 1, delta = 1 / n, box = box, x_bounds = c(-1, 1),
+             blocks = 20, rate = 0.1, iterations = iters, mc = 1, hidden = c(256, 256, 256),
+             draws = 2000, progress = FALSE))
+  exact_bb <- function() blocked_bootstrap(x, y, loss = "huber", draws = 2000, blocks = 20)
+  setting <- sprintf("n = %d, p = 3, S = 20, q = 0.1, T = %d, K = 1, 3 x 256, Huber + scale, eps = 1",
+                     n, iters)
+  case1 <- "1. PGBB regression: calibrate + train + 2000 draws"
+  case6 <- sprintf("6. posterior draws: %s fresh draws", formatC(n_draws, big.mark = ",", format = "d"))
+  rows <- list()
+  t_bb <- NULL
+  if (bench_wanted(case1) || bench_wanted(case6)) {
+    cat("  exact blocked bootstrap (alternative for cases 1 and 6) ...\n")
+    t_bb <- time_median(exact_bb)
+  }
+  if (bench_wanted(case1)) {
+    cat("  PGBB regression ...\n")
+    t <- time_median(fit_private)
+    rows$fit <- bench_row(
+      case1, t, t_bb,
+      "exact blocked Bayesian bootstrap (Newton, 2000 draws)", setting, target = 2,
+      note = sprintf("%.3f ms/iteration (CPU, whole fit / T)", 1000 * t[["cpu"]] / iters))
+  }
+  rows$sigma <- bench_case(
+    "4. pgbb_sigma() calibration", warmup = TRUE, inner = 3L, function()
+      pgbb_sigma(1, 1 / n, n = n, blocks = 20, clip = huber_clip, rate = 0.1, iterations = iters),
+    settings = sprintf("setting 1: eps = 1, delta = 1/n, n = %d, S = 20, q = 0.1, T = %d, K = 1, orders 2..256, J = 32, m = 5",
+                       n, iters),
+    target = 0.2)
+  if (bench_wanted(case6)) {
+    set.seed(3)
+    # The draws' cost does not depend on how long the generator was trained:
+    # train it briefly, with the same architecture.
+    fit <- suppressMessages(
+      pgbb_fit(x, y, loss = "huber", sigma = 0.02, box = box, x_bounds = c(-1, 1), blocks = 20,
+               rate = 0.1, iterations = 200, hidden = c(256, 256, 256), draws = 10, progress = FALSE))
+    rows$draws <- bench_case(
+      case6, warmup = TRUE,
+      function() posterior_draws(fit, n = n_draws),
+      settings = "generator of case 1 (S = 20, 3 x 256, d = 4 outputs)",
+      note = function(t) sprintf("%.2f us/draw (CPU)", 1e6 * t[["cpu"]] / n_draws))
+    if (!is.null(rows$draws) && !is.null(t_bb)) {
+      rows$draws$alternative <- sprintf("exact blocked bootstrap, same draws (case 1's 2000 x%g)",
+                                        n_draws / 2000)
+      rows$draws$alt_wall_s <- t_bb[["elapsed"]] * n_draws / 2000
+      rows$draws$alt_cpu_s <- t_bb[["cpu"]] * n_draws / 2000
+      rows$draws$ratio <- rows$draws$alt_cpu_s / rows$draws$ours_cpu_s
+    }
+  }
+  do.call(rbind, unname(rows))
+}

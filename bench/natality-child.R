@@ -1,0 +1,26 @@
+# Child process of bench/cases-3-natality.R (not a case file): one natality-scale
+# PGBB fit in a fresh R process, so that its peak resident memory (VmHWM) is its
+# own. Usage: Rscript bench/natality-child.R <data.rds> <iterations> <common.R>
+# Prints one line: RESULT elapsed cpu rss_before peak_rss design_bytes reset_ok
+suppressPackageStartupMessages(library(pgbb))
+a <- commandArgs(TRUE)
+source(a[3])
+dat <- readRDS(a[1])
+iters <- as.integer(a[2])
+xn <- dat$x
+yn <- dat$y
+rm(dat)
+invisible(gc(FALSE)); invisible(gc(FALSE))
+design_bytes <- as.numeric(object.size(xn))
+# VmHWM from here on is the peak of the fit alone (reset to the current RSS).
+reset_ok <- reset_peak_rss()
+before <- proc_mem()
+taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
+t <- time_once(function()
+  pgbb_fit(xn, yn, loss = "quantile", tau = taus, epsilon = 1, delta = 1 / nrow(xn),
+           box = c(-6000, 6000), x_bounds = c(0, 1), blocks = 5, rate = 0.01,
+           iterations = iters, mc = 5, hidden = c(256, 256, 256), learning_rate = 1e-3,
+           draws = 2000, progress = FALSE))
+after <- proc_mem()
+cat(sprintf("RESULT %.3f %.3f %.0f %.0f %.0f %d\n", t[["elapsed"]], t[["cpu"]], before[["rss"]],
+            if (reset_ok) after[["hwm"]] else NA_real_, design_bytes, as.integer(reset_ok)))

@@ -1,0 +1,46 @@
+# Avoiding copies of a large design (issue 9, natality scale) must not change
+# what is clipped or checked.
+
+test_that("clipping to the declared bounds returns x itself only when nothing is outside", {
+  set.seed(1)
+  x <- matrix(runif(40, -1, 1), 10, 4, dimnames = list(NULL, paste0("v", 1:4)))
+  inside <- pgbb:::.clip_columns(x, list(lower = rep(-1, 4), upper = rep(1, 4)))
+  expect_identical(inside$x, x)
+  expect_equal(inside$clipped, 0)
+
+  x2 <- x
+  x2[3, 2] <- 5
+  x2[7, 4] <- -3
+  before <- x2
+  out <- pgbb:::.clip_columns(x2, list(lower = rep(-1, 4), upper = c(1, 2, 1, 1)))
+  expect_equal(out$clipped, 2)
+  expect_equal(unname(out$x[3, 2]), 2)
+  expect_equal(unname(out$x[7, 4]), -1)
+  expect_equal(out$x[-c(3, 7), ], x2[-c(3, 7), ])
+  expect_identical(dimnames(out$x), dimnames(x2))
+  expect_identical(x2, before)  # the caller's matrix is never modified in place
+})
+
+test_that("the finiteness check still catches every non-finite value", {
+  x <- matrix(runif(20), 5, 4)
+  expect_silent(pgbb:::.check_finite_numeric(x, "x"))
+  for (bad in list(Inf, -Inf, NaN, NA)) {
+    xb <- x
+    xb[4, 3] <- bad
+    expect_error(pgbb:::.check_finite_numeric(xb, "x"), "'x'")
+  }
+  expect_error(pgbb:::.check_finite_numeric(c(1L, NA), "x"), "'x'")
+  expect_silent(pgbb:::.check_finite_numeric(1:3, "x"))
+})
+
+test_that("pgbb_fit() on an integer design gives the same fit as on the same values as doubles", {
+  set.seed(3)
+  xi <- matrix(sample(0:1, 400, TRUE), 200, 2)
+  y <- rnorm(200)
+  args <- list(y = y, loss = "huber", sigma = 0, box = rbind(c(-5, 5), c(-5, 5), c(0.01, 5)),
+               x_bounds = c(0, 1), blocks = 5, rate = 1, iterations = 30, hidden = 8, draws = 20,
+               progress = FALSE)
+  set.seed(4); f1 <- do.call(pgbb_fit, c(list(x = xi), args))
+  set.seed(4); f2 <- do.call(pgbb_fit, c(list(x = xi + 0), args))
+  expect_equal(f1$draws, f2$draws)
+})
