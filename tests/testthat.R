@@ -1,0 +1,4 @@
+library(testthat)
+library(pgbb)
+
+test_check("pgbb")
