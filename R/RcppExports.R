@@ -101,6 +101,10 @@ cpp_dpb_mean <- function(x, lower, upper, B, sigma_e, seed) {
     .Call(`_pgbb_cpp_dpb_mean`, x, lower, upper, B, sigma_e, seed)
 }
 
+cpp_dp_sgld <- function(x, y, spec, theta0, settings, seed, stream, progress) {
+    .Call(`_pgbb_cpp_dp_sgld`, x, y, spec, theta0, settings, seed, stream, progress)
+}
+
 cpp_exact_bootstrap <- function(x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed) {
     .Call(`_pgbb_cpp_exact_bootstrap`, x, y, spec, partition, blocks, gamma, draws, tau, start, U, seed)
 }

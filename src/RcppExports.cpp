@@ -406,6 +406,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_dp_sgld
+Rcpp::NumericMatrix cpp_dp_sgld(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::NumericVector theta0, Rcpp::List settings, Rcpp::NumericVector seed, double stream, Rcpp::RObject progress);
+RcppExport SEXP _pgbb_cpp_dp_sgld(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP theta0SEXP, SEXP settingsSEXP, SEXP seedSEXP, SEXP streamSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta0(theta0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type settings(settingsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< double >::type stream(streamSEXP);
+    Rcpp::traits::input_parameter< Rcpp::RObject >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dp_sgld(x, y, spec, theta0, settings, seed, stream, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_exact_bootstrap
 Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::IntegerVector partition, int blocks, double gamma, int draws, double tau, Rcpp::NumericVector start, Rcpp::NumericMatrix U, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_exact_bootstrap(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP gammaSEXP, SEXP drawsSEXP, SEXP tauSEXP, SEXP startSEXP, SEXP USEXP, SEXP seedSEXP) {
@@ -832,6 +850,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
     {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 9},
     {"_pgbb_cpp_dpb_mean", (DL_FUNC) &_pgbb_cpp_dpb_mean, 6},
+    {"_pgbb_cpp_dp_sgld", (DL_FUNC) &_pgbb_cpp_dp_sgld, 8},
     {"_pgbb_cpp_exact_bootstrap", (DL_FUNC) &_pgbb_cpp_exact_bootstrap, 11},
     {"_pgbb_cpp_gdp_delta", (DL_FUNC) &_pgbb_cpp_gdp_delta, 3},
     {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
