@@ -36,8 +36,7 @@ script_opt <- function(name, default, args = commandArgs(trailingOnly = TRUE)) {
   f <- pgbb::dp_sgld(formula, data = data, loss = "quantile", tau = taus, epsilon = eps,
                      delta = delta, bounds = bounds, omega = omega, iterations = iterations,
                      rate = rate, thin = 10, progress = FALSE)
-  d <- f$draws
-  if (length(dim(d)) == 3L) lapply(seq_along(taus), function(k) d[, , k]) else list(d)
+  lapply(seq_along(taus), function(k) f$draw_array[, , k])
 }
 
 run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, control,
@@ -53,7 +52,7 @@ run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, contro
   z <- stats::qnorm(0.975)
   refd <- do.call(rbind, lapply(seq_along(taus), function(k)
     data.frame(term = rownames(ref$coefficients), tau = taus[k], reference = ref$coefficients[, k],
-               ref_se = (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * z))))
+               ref_se = (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * z), n = n)))
   utils::write.csv(refd, file.path(out, paste0(label, "-reference.csv")), row.names = FALSE)
   res <- list(); timing <- list()
   for (eps in eps_grid) for (r in seq_len(reps)) {
