@@ -54,6 +54,17 @@ run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, contro
     data.frame(term = rownames(ref$coefficients), tau = taus[k], reference = ref$coefficients[, k],
                ref_se = (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * z), n = n)))
   utils::write.csv(refd, file.path(out, paste0(label, "-reference.csv")), row.names = FALSE)
+  # Results of other methods already in --out (an earlier run of the script with
+  # another --methods) are kept, so methods can be run separately.
+  keep <- function(f) {
+    f <- file.path(out, paste0(label, f))
+    if (!file.exists(f)) return(NULL)
+    d <- utils::read.csv(f)
+    redo <- (d$method == "PGBB" & "PGBB" %in% methods) | (grepl("SGLD", d$method) & "DP-SGLD" %in% methods)
+    d <- d[!redo, , drop = FALSE]
+    if (nrow(d)) d else NULL
+  }
+  old_runs <- keep("-runs.csv"); old_timing <- keep("-timing.csv")
   res <- list(); timing <- list()
   for (eps in eps_grid) for (r in seq_len(reps)) {
     if ("PGBB" %in% methods) {
@@ -76,8 +87,10 @@ run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, contro
     }
     message(format(Sys.time(), "%H:%M:%S "), label, ": eps = ", eps, ", run ", r, " of ", reps, " done")
     runs <- merge(do.call(rbind, res), refd, by = c("term", "tau"), sort = FALSE)
+    if (!is.null(old_runs)) runs <- rbind(old_runs[, names(runs)], runs)
     utils::write.csv(runs, file.path(out, paste0(label, "-runs.csv")), row.names = FALSE)
-    utils::write.csv(do.call(rbind, timing), file.path(out, paste0(label, "-timing.csv")), row.names = FALSE)
+    utils::write.csv(rbind(old_timing, do.call(rbind, timing)), file.path(out, paste0(label, "-timing.csv")),
+                     row.names = FALSE)
   }
   invisible(runs)
 }

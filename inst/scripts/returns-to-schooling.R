@@ -75,6 +75,7 @@ ours <- stats::reshape(tab[, c("term", "method", "eps", "MAE", "Cov", "Width")],
 names(ours)[-(1:2)] <- paste0("cps1988_", names(ours)[-(1:2)])
 cmp <- merge(paper_s8[paper_s8$year == 1980, -1], ours, by = c("term", "method"), all = TRUE)
 names(cmp)[3:8] <- paste0("paper1980_", names(cmp)[3:8])
+options(width = 200)
 cat("\nTable S8 layout: the paper's 1980 Census numbers beside ours on CPS 1988\n")
 print(cmp, digits = 3, row.names = FALSE)
 cat("\nOur table (MAE (SE) | Cov | Width (SE)):\n")
