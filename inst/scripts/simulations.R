@@ -233,11 +233,23 @@ if ("blocking" %in% parts) {
   timings$blocking <- proc.time()[["elapsed"]] - t0
 }
 
+# Settings of each part: PGBB iterations/network (expfam: T = 2000 fixed; blocking
+# has no PGBB), the NoisyGibbs chain (regression only) and bootstrap draws (blocking).
 tm <- data.frame(part = names(timings), seconds = round(unlist(timings)), reps = reps,
-                 iterations = iterations, hidden = paste(hidden, collapse = "x"),
-                 ng_iterations = ng_iterations, date = format(Sys.time(), "%Y-%m-%d"))
+                 iterations = ifelse(names(timings) == "expfam", 2000,
+                                     ifelse(names(timings) == "blocking", NA, iterations)),
+                 hidden = ifelse(names(timings) == "blocking", NA, paste(hidden, collapse = "x")),
+                 ng_iterations = ifelse(names(timings) == "regression", ng_iterations, NA),
+                 sgld_iterations = ifelse(names(timings) == "regression" & has_sgld, sgld_iterations, NA),
+                 draws = ifelse(names(timings) == "blocking", bb_draws, 2000),
+                 date = format(Sys.time(), "%Y-%m-%d"))
 f <- file.path(out, "sim-timings.csv")
-if (file.exists(f)) tm <- rbind(utils::read.csv(f)[!utils::read.csv(f)$part %in% tm$part, ], tm)
+if (file.exists(f)) {
+  old <- utils::read.csv(f)
+  old <- old[!old$part %in% tm$part, , drop = FALSE]
+  for (v in setdiff(names(tm), names(old))) old[[v]] <- rep(NA, nrow(old))
+  tm <- rbind(old[names(tm)], tm)
+}
 utils::write.csv(tm, f, row.names = FALSE)
 print(tm, row.names = FALSE)
 
