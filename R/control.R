@@ -37,8 +37,7 @@
 #'   Default `NULL`: proportional to `1 / (tau (1 - tau))` (Section 2.5).
 #' @param box Optional public parameter box on the scaled design, a list with
 #'   `lower` and `upper`; by default it is derived from the declared bounds (see [pgbb()]).
-#' @param box_scale Multiplier of the response range used for the margin of the default box
-#'   (default 2; not used for `loss = "mean"`, whose box is the declared response range). See [pgbb()].
+#' @param box_scale Multiplier of the response range used for the default box (default 2).
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)

@@ -30,8 +30,7 @@
 #' box has its intercept in \eqn{[c, d]} and its slopes in \eqn{[-w, w]}; the
 #' margin leaves room for misspecification), and for the Huber scale
 #' \eqn{(0, (1 + k) w]}. For `loss = "mean"` the box is the response range
-#' \eqn{[c, d]} itself (every weighted mean lies in it; `k` is not used); for
-#' `"logistic"`, every coefficient in
+#' widened by `k w` on both sides; for `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #'
 #' @param formula A model formula, as for [stats::lm()]. For `loss = "mean"` use `y ~ 1`.
@@ -170,10 +169,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   w <- yb[2] - yb[1]
   p <- ncol(design$Z)
   is_int <- !design$maps$scaled & design$intercept
-  # A weighted mean of values in [c, d] never leaves [c, d], so no margin is needed for the
-  # mean; a wider box only inflates the gradient bound C = max |theta - y| (and with it the
-  # privacy noise): from 1 + 2k to 1 range width.
-  if (loss == "mean") return(list(lower = yb[1], upper = yb[2]))
+  if (loss == "mean") return(list(lower = yb[1] - k * w, upper = yb[2] + k * w))
   if (loss == "logistic") return(list(lower = rep(-10 * k, p), upper = rep(10 * k, p)))
   lower <- ifelse(is_int, yb[1] - k * w, -(1 + k) * w)
   upper <- ifelse(is_int, yb[2] + k * w, (1 + k) * w)
