@@ -63,23 +63,23 @@ for (r in seq_len(reps)) {
   rel <- f$released; tau <- f$ledger$noise_scale[["statistics"]]
   ci400 <- confint(f)[1:3, ]
   g <- pgbb:::cpp_ng_linear_gibbs(rel$s, tau, rel$m2, rel$m4, n, 3, rep(0,3), L0, 1, 0.01, long, long / 4, 100, pgbb:::.rng_seed())
-  ci4m <- t(apply(g$theta, 2, quantile, c(.025, .975)))
+  cilong <- t(apply(g$theta, 2, quantile, c(.025, .975)))
   lp <- make_logpost(rel$s, tau, rel$m2, rel$m4, n, 3)
   st <- c(coef(f)[1:3], log(coef(f)[["sigma"]]^2 + 0.01))
   rr <- rwm(lp, st, c(0.12, 0.12, 0.12, 0.5), T = 30000, burn = 5000)
   ciref <- t(apply(rr[, 1:3], 2, quantile, c(.025, .975)))
   cov <- function(ci) as.numeric(ci[, 1] <= beta & beta <= ci[, 2])
   ess400 <- c(apply(f$draws[, 1:3], 2, ess1), ess1(f$draws[, 4]^2))
-  res[[r]] <- data.frame(rep = r, coef = 1:3, cov400 = cov(ci400), cov4m = cov(ci4m), covref = cov(ciref),
-    w400 = ci400[,2]-ci400[,1], w4m = ci4m[,2]-ci4m[,1], wref = ciref[,2]-ciref[,1],
+  res[[r]] <- data.frame(rep = r, coef = 1:3, cov400 = cov(ci400), covlong = cov(cilong), covref = cov(ciref),
+    w400 = ci400[,2]-ci400[,1], wlong = cilong[,2]-cilong[,1], wref = ciref[,2]-ciref[,1],
     sig400 = coef(f)[["sigma"]], sigref = mean(exp(rr[,4]/2)), ess400_theta = ess400[1:3], ess400_s2 = ess400[4])
   cat(".")
 }
 
 res <- do.call(rbind, res)
 cat("\nCoverage of the true slopes (", nrow(res), " intervals):\n", sep = "")
-print(round(colMeans(res[, c("cov400", "cov4m", "covref")]), 3))
+print(round(colMeans(res[, c("cov400", "covlong", "covref")]), 3))
 cat("Mean 95% interval width:\n")
-print(round(colMeans(res[, c("w400", "w4m", "wref")]), 3))
+print(round(colMeans(res[, c("w400", "wlong", "wref")]), 3))
 cat("ESS of the 400000-iteration chain (Geyer), median over replicates: theta",
     round(stats::median(res$ess400_theta)), " sigma^2", round(stats::median(res$ess400_s2)), "\n")
