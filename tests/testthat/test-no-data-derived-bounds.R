@@ -255,6 +255,8 @@ source_allow_list <- list(
   allow("dp-sgld.R", "M <- max(1L, length(tau))", "number of public quantile levels"),
   allow("dp-sgld.R", "every <- as.integer(max(1, min(5000, ceiling(iterations", "callback interval from the public chain length"),
   allow("dp-sgld.R", "n / max(tau_int, 1 / n)", "effective sample size of the released (private) chain: post-processing"),
+  allow("noisy-gibbs.R", "min(ess)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
+  allow("checks.R", "!is.finite(min(x)) || !is.finite(max(x))", "input validation: an error for NA/Inf, never a privacy parameter"),
   allow("formula-adapters.R", "max(abs(yb))", "response bound B_y from the DECLARED public range bounds$.response, not from the data"),
   # -- R: the mechanism's own statistic, privatised by the mechanism --
   allow("cr.R", "ssmax <- max(ssmax", "max_i SS_beta(D[S_i]) of Lemma 5.5: data-dependent by design, released only through PTR-GDP (Lemma 5.4, Theorem 5.6), valid because it is kappa* beta-smooth"),

@@ -54,8 +54,9 @@ test_that("linear regression: SM S3.2 sensitivities, budget split and per-releas
   y <- drop(X %*% c(1, -1, 0.5)) + rnorm(n)
   bx <- 1.5; by <- 4
   for (cal in c("analytic", "classical")) {
-    f <- noisy_gibbs(X, y, family = "linear", epsilon = 0.8, delta = 1e-4,
-                     bounds = c(x = bx, y = by), iterations = 20, calibration = cal)
+    # 20 iterations: only the release matters here (the mixing warning is expected).
+    f <- suppressWarnings(noisy_gibbs(X, y, family = "linear", epsilon = 0.8, delta = 1e-4,
+                                      bounds = c(x = bx, y = by), iterations = 20, calibration = cal))
     sens <- c(2 * sqrt(p * (p + 1) / 2 * bx^4 + p * bx^2 * by^2 + by^4),
               2 / n * bx^2 * sqrt(p * (p + 1) / 2),
               2 / n * bx^4 * sqrt(choose(p + 3, 4)))
@@ -394,7 +395,9 @@ test_that("formula interface: pgbb-style bounds, results in original units", {
   d <- data.frame(x1 = runif(n, 0, 10), x2 = runif(n, -2, 2))
   d$y <- 1 + 0.3 * d$x1 - 0.5 * d$x2 + rnorm(n, sd = 0.5)
   b <- list(x1 = c(0, 10), x2 = c(-2, 2), .response = c(-6, 8))
-  fit <- noisy_gibbs(y ~ x1 + x2, d, family = "linear", epsilon = 32, bounds = b, iterations = 3000)
+  # A short chain: this test checks the unit mapping, not mixing (warning expected).
+  fit <- suppressWarnings(noisy_gibbs(y ~ x1 + x2, d, family = "linear", epsilon = 32, bounds = b,
+                                      iterations = 3000))
   expect_equal(colnames(fit$draws), c("(Intercept)", "x1", "x2", "sigma"))
   expect_equal(fit$ledger$delta, 1 / n)
   # The matrix method on the same unit-box design, centred response (B_y = 7).
@@ -406,4 +409,111 @@ test_that("formula interface: pgbb-style bounds, results in original units", {
   expect_lt(abs(est[["x1"]] - 0.3), 0.05)
   expect_lt(abs(est[["x2"]] + 0.5), 0.2)
   expect_error(noisy_gibbs(y ~ x1, d, family = "gaussian", epsilon = 1, bounds = b), "'x'")
+})
+
+# ---- mixing at low information --------------------------------------------------------
+
+# CLT-marginal log posterior p(theta, log sigma^2 | z) of the linear model for any p,
+# built from the released moments without the package (as in the test above).
+clt_logpost <- function(z, tau, m2, m4, n, p, m0, lam0, a0, b0) {
+  pairs <- do.call(rbind, lapply(seq_len(p), function(j) cbind(j, j:p)))
+  q <- nrow(pairs)
+  pidx <- matrix(0L, p, p)
+  for (a in seq_len(q)) pidx[pairs[a, 1], pairs[a, 2]] <- pidx[pairs[a, 2], pairs[a, 1]] <- a
+  quads <- as.matrix(expand.grid(rep(list(seq_len(p)), 4)))
+  quads <- quads[apply(quads, 1, function(r) all(diff(r) >= 0)), , drop = FALSE]
+  key <- apply(quads[do.call(order, as.data.frame(quads)), , drop = FALSE], 1, paste, collapse = ",")
+  psd <- function(A) { e <- eigen(A, symmetric = TRUE); e$vectors %*% diag(pmax(e$values, 0), nrow(A)) %*% t(e$vectors) }
+  E2 <- psd(matrix(m2[pidx], p, p))
+  mu_u <- E2[pairs]
+  M4 <- matrix(0, q, q)
+  for (a in seq_len(q)) for (b in seq_len(q))
+    M4[a, b] <- m4[match(paste(sort(c(pairs[a, ], pairs[b, ])), collapse = ","), key)]
+  Cu <- psd(M4 - tcrossprod(mu_u))
+  d <- q + p + 1
+  function(par) {
+    th <- par[seq_len(p)]; s2 <- exp(par[p + 1])
+    L <- matrix(0, d, q); L[seq_len(q), seq_len(q)] <- diag(q)
+    for (k in seq_len(p)) for (j in seq_len(p)) {
+      L[q + k, pidx[k, j]] <- L[q + k, pidx[k, j]] + th[j]
+      L[d, pidx[k, j]] <- L[d, pidx[k, j]] + th[k] * th[j]
+    }
+    e2t <- drop(E2 %*% th)
+    C <- L %*% Cu %*% t(L)
+    C[q + seq_len(p), q + seq_len(p)] <- C[q + seq_len(p), q + seq_len(p)] + s2 * E2
+    C[q + seq_len(p), d] <- C[q + seq_len(p), d] + 2 * s2 * e2t
+    C[d, q + seq_len(p)] <- C[d, q + seq_len(p)] + 2 * s2 * e2t
+    C[d, d] <- C[d, d] + 4 * s2 * sum(th * e2t) + 2 * s2^2
+    R <- chol(n * C + diag(tau^2, d))
+    r <- backsolve(R, z - n * c(mu_u, e2t, sum(th * e2t) + s2), transpose = TRUE)
+    -sum(log(diag(R))) - 0.5 * sum(r^2) + sum(dnorm(th, m0, sqrt(s2 / lam0), log = TRUE)) -
+      (a0 + 1) * log(s2) - b0 / s2 + par[p + 1]
+  }
+}
+
+test_that("at low information the chain is correct but slow: long runs match the reference, short ones warn", {
+  # The reported under-coverage (n = 1e4, epsilon = 1, B_y = 10) is slow mixing, not a
+  # wrong conditional: the data-augmentation chain moves theta by ~ sqrt(n sigma^2 eta)
+  # per step while the posterior spread is ~ tau, so its autocorrelation time is
+  # ~ tau^2 / (n sigma^2 eta) iterations or more (more where the posterior puts sigma^2
+  # low). Here tau = 300, n = 2000, sigma = 0.5, eta = 1/3: several thousand
+  # iterations. A 2e6-iteration chain (~150+ effective draws) must match an
+  # independent random-walk sampler of the CLT-marginal posterior.
+  skip_if_not_slow()
+  set.seed(21)
+  n <- 2000; p <- 2
+  X <- matrix(runif(n * p, -1, 1), n, p)
+  y <- drop(X %*% c(1, -0.5)) + rnorm(n, sd = 0.5)
+  st <- pgbb:::cpp_ng_linear_statistics(X, y, 1, 4)
+  tau <- 300
+  z <- st$s + rnorm(6, 0, tau)
+  m2 <- st$m2 + rnorm(3, 0, 0.002)
+  m4 <- st$m4 + rnorm(5, 0, 0.004)
+  m0 <- c(0, 0); lam0 <- 0.01; a0 <- 1; b0 <- 0.01
+  g <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 2e6, 2e5, 100,
+                                  pgbb:::.rng_seed())
+  lp <- clt_logpost(z, tau, m2, m4, n, p, m0, lam0, a0, b0)
+  cur <- c(colMeans(g$theta), log(mean(g$sigma2))); l <- lp(cur)
+  T <- 30000; out <- matrix(NA_real_, T, 3)
+  for (t in seq_len(T)) {
+    prop <- cur + rnorm(3) * c(0.12, 0.12, 0.4)
+    lpp <- tryCatch(lp(prop), error = function(e) -Inf)
+    if (log(runif(1)) < lpp - l) { cur <- prop; l <- lpp }
+    out[t, ] <- cur
+  }
+  out <- out[-(1:5000), ]
+  ref_mean <- colMeans(out[, 1:2]); ref_sd <- apply(out[, 1:2], 2, sd)
+  # >= ~150 effective draws in each sampler: means within 0.4 sd (~ 4 standard
+  # errors of the difference), sds within 25%.
+  expect_lt(max(abs(colMeans(g$theta) - ref_mean) / ref_sd), 0.4)
+  expect_equal(apply(g$theta, 2, sd), ref_sd, tolerance = 0.25)
+  expect_equal(stats::quantile(sqrt(g$sigma2), 0.5), stats::quantile(exp(out[, 3] / 2), 0.5),
+               tolerance = 0.2, ignore_attr = TRUE)
+  # The same chain cut to 20000 iterations keeps only a few dozen effective draws:
+  # the regime in which quantile intervals under-cover. The fit-level check warns.
+  short <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 20000, 10000, 10,
+                                      pgbb:::.rng_seed())
+  ess_short <- apply(short$theta, 2, pgbb:::.ess_geyer)
+  ess_long <- apply(g$theta, 2, pgbb:::.ess_geyer)
+  expect_lt(max(ess_short), 100)
+  expect_gt(min(ess_long), 100)
+  draws <- cbind(short$theta, sqrt(short$sigma2)); colnames(draws) <- c("a", "b", "sigma")
+  expect_warning(pgbb:::.ng_check_mixing(draws, c(iterations = 20000)), "has not mixed")
+})
+
+test_that("linear fits report effective sample sizes and warn when the chain has not mixed", {
+  set.seed(22)
+  n <- 2000
+  X <- matrix(runif(2 * n, -1, 1), n, 2, dimnames = list(NULL, c("a", "b")))
+  y <- drop(X %*% c(1, -0.5)) + rnorm(n, sd = 0.5)
+  # epsilon = 1 with B_y = 10: tau ~ 1300, autocorrelation time ~ 1e4 iterations, so
+  # 5000 iterations cannot hold 100 effective draws.
+  expect_warning(f <- noisy_gibbs(X, y, family = "linear", epsilon = 1, delta = 1e-4,
+                                  bounds = c(x = 1, y = 10), iterations = 5000), "has not mixed")
+  expect_named(f$details$ess, c("a", "b", "sigma"))
+  expect_lt(min(f$details$ess), 100)
+  # A large budget mixes fast (autocorrelation time ~ 1 iteration): no warning.
+  expect_no_warning(g <- noisy_gibbs(X, y, family = "linear", epsilon = 64, delta = 1e-4,
+                                     bounds = c(x = 1, y = 3), iterations = 4000))
+  expect_true(all(g$details$ess >= 100))
 })
