@@ -243,7 +243,6 @@ source_allow_list <- list(
   allow("noisy-gibbs.R", "max(abs(ab))", "public bounds (representability check of the noise)"),
   allow("noisy-gibbs.R", "min(eigen(L0", "positive definiteness of the user's prior precision (public)"),
   allow("resampling.R", "min(kappa, m)", "public threshold and size"),
-  allow("checks.R", "!is.finite(min(x)) || !is.finite(max(x))", "input validation (all values finite, without a full-size temporary); sets no parameter"),
   # -- R: post-processing of released (already private) values --
   allow("cr-baselines.R", "stats::quantile(Tb", "quantiles of the released noisy bootstrap estimates (Dette-Graw)"),
   allow("dp-bootstrap.R", "max(ab[1], min(v))", "deconvolution grid of the released noisy replicates"),
