@@ -264,6 +264,45 @@ test_that("linear NoisyGibbs recovers the coefficients and error sd at epsilon =
   expect_identical(colnames(f$draws), c("a", "b", "c", "sigma"))
 })
 
+# CLT-marginal log posterior p(theta, log sigma^2 | z) of the linear model for any p,
+# built from the released moments without the package: the reference the Gibbs chain
+# is checked against below.
+clt_logpost <- function(z, tau, m2, m4, n, p, m0, lam0, a0, b0) {
+  pairs <- do.call(rbind, lapply(seq_len(p), function(j) cbind(j, j:p)))
+  q <- nrow(pairs)
+  pidx <- matrix(0L, p, p)
+  for (a in seq_len(q)) pidx[pairs[a, 1], pairs[a, 2]] <- pidx[pairs[a, 2], pairs[a, 1]] <- a
+  quads <- as.matrix(expand.grid(rep(list(seq_len(p)), 4)))
+  quads <- quads[apply(quads, 1, function(r) all(diff(r) >= 0)), , drop = FALSE]
+  key <- apply(quads[do.call(order, as.data.frame(quads)), , drop = FALSE], 1, paste, collapse = ",")
+  psd <- function(A) { e <- eigen(A, symmetric = TRUE); e$vectors %*% diag(pmax(e$values, 0), nrow(A)) %*% t(e$vectors) }
+  E2 <- psd(matrix(m2[pidx], p, p))
+  mu_u <- E2[pairs]
+  M4 <- matrix(0, q, q)
+  for (a in seq_len(q)) for (b in seq_len(q))
+    M4[a, b] <- m4[match(paste(sort(c(pairs[a, ], pairs[b, ])), collapse = ","), key)]
+  Cu <- psd(M4 - tcrossprod(mu_u))
+  d <- q + p + 1
+  function(par) {
+    th <- par[seq_len(p)]; s2 <- exp(par[p + 1])
+    L <- matrix(0, d, q); L[seq_len(q), seq_len(q)] <- diag(q)
+    for (k in seq_len(p)) for (j in seq_len(p)) {
+      L[q + k, pidx[k, j]] <- L[q + k, pidx[k, j]] + th[j]
+      L[d, pidx[k, j]] <- L[d, pidx[k, j]] + th[k] * th[j]
+    }
+    e2t <- drop(E2 %*% th)
+    C <- L %*% Cu %*% t(L)
+    C[q + seq_len(p), q + seq_len(p)] <- C[q + seq_len(p), q + seq_len(p)] + s2 * E2
+    C[q + seq_len(p), d] <- C[q + seq_len(p), d] + 2 * s2 * e2t
+    C[d, q + seq_len(p)] <- C[d, q + seq_len(p)] + 2 * s2 * e2t
+    C[d, d] <- C[d, d] + 4 * s2 * sum(th * e2t) + 2 * s2^2
+    R <- chol(n * C + diag(tau^2, d))
+    r <- backsolve(R, z - n * c(mu_u, e2t, sum(th * e2t) + s2), transpose = TRUE)
+    -sum(log(diag(R))) - 0.5 * sum(r^2) + sum(dnorm(th, m0, sqrt(s2 / lam0), log = TRUE)) -
+      (a0 + 1) * log(s2) - b0 / s2 + par[p + 1]
+  }
+}
+
 test_that("with noise, the linear Gibbs chain matches a direct sampler of the CLT-marginal posterior", {
   # Integrating the latent statistic out of the approximate model gives
   #   p(theta, sigma^2 | z) propto prior x N(z; n mu_t, n Sigma_t + tau^2 I),
@@ -284,29 +323,7 @@ test_that("with noise, the linear Gibbs chain matches a direct sampler of the CL
   m0 <- c(0, 0); lam0 <- 0.01; a0 <- 1; b0 <- 0.01
   g <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 2e5, 2e4, 20,
                                   pgbb:::.rng_seed())
-  # Moment model (pairs (1,1), (1,2), (2,2); quads x1^4, x1^3x2, x1^2x2^2, x1x2^3, x2^4).
-  psd <- function(A) { e <- eigen(A, symmetric = TRUE); e$vectors %*% diag(pmax(e$values, 0)) %*% t(e$vectors) }
-  E2 <- psd(matrix(c(m2[1], m2[2], m2[2], m2[3]), 2))
-  mu_u <- c(E2[1, 1], E2[1, 2], E2[2, 2])
-  q4 <- function(k) m4[k + 1]  # k = number of x2 factors
-  M4 <- rbind(c(q4(0), q4(1), q4(2)), c(q4(1), q4(2), q4(3)), c(q4(2), q4(3), q4(4)))
-  Cu <- psd(M4 - tcrossprod(mu_u))
-  logpost <- function(par) {
-    th <- par[1:2]; s2 <- exp(par[3])
-    L <- rbind(diag(3), c(th[1], th[2], 0), c(0, th[1], th[2]),
-               c(th[1]^2, 2 * th[1] * th[2], th[2]^2))
-    e2t <- drop(E2 %*% th)
-    mt <- n * c(mu_u, e2t, sum(th * e2t) + s2)
-    C <- L %*% Cu %*% t(L)
-    C[4:5, 4:5] <- C[4:5, 4:5] + s2 * E2
-    C[4:5, 6] <- C[4:5, 6] + 2 * s2 * e2t
-    C[6, 4:5] <- C[6, 4:5] + 2 * s2 * e2t
-    C[6, 6] <- C[6, 6] + 4 * s2 * sum(th * e2t) + 2 * s2^2
-    R <- chol(n * C + diag(tau^2, 6))
-    r <- backsolve(R, z - mt, transpose = TRUE)
-    -sum(log(diag(R))) - 0.5 * sum(r^2) +
-      sum(dnorm(th, m0, sqrt(s2 / lam0), log = TRUE)) - (a0 + 1) * log(s2) - b0 / s2 + par[3]
-  }
+  logpost <- clt_logpost(z, tau, m2, m4, n, p, m0, lam0, a0, b0)
   cur <- c(1, -0.5, log(0.25)); lp <- logpost(cur)
   T <- 30000; out <- matrix(NA_real_, T, 3)
   for (t in seq_len(T)) {
@@ -413,43 +430,6 @@ test_that("formula interface: pgbb-style bounds, results in original units", {
 
 # ---- mixing at low information --------------------------------------------------------
 
-# CLT-marginal log posterior p(theta, log sigma^2 | z) of the linear model for any p,
-# built from the released moments without the package (as in the test above).
-clt_logpost <- function(z, tau, m2, m4, n, p, m0, lam0, a0, b0) {
-  pairs <- do.call(rbind, lapply(seq_len(p), function(j) cbind(j, j:p)))
-  q <- nrow(pairs)
-  pidx <- matrix(0L, p, p)
-  for (a in seq_len(q)) pidx[pairs[a, 1], pairs[a, 2]] <- pidx[pairs[a, 2], pairs[a, 1]] <- a
-  quads <- as.matrix(expand.grid(rep(list(seq_len(p)), 4)))
-  quads <- quads[apply(quads, 1, function(r) all(diff(r) >= 0)), , drop = FALSE]
-  key <- apply(quads[do.call(order, as.data.frame(quads)), , drop = FALSE], 1, paste, collapse = ",")
-  psd <- function(A) { e <- eigen(A, symmetric = TRUE); e$vectors %*% diag(pmax(e$values, 0), nrow(A)) %*% t(e$vectors) }
-  E2 <- psd(matrix(m2[pidx], p, p))
-  mu_u <- E2[pairs]
-  M4 <- matrix(0, q, q)
-  for (a in seq_len(q)) for (b in seq_len(q))
-    M4[a, b] <- m4[match(paste(sort(c(pairs[a, ], pairs[b, ])), collapse = ","), key)]
-  Cu <- psd(M4 - tcrossprod(mu_u))
-  d <- q + p + 1
-  function(par) {
-    th <- par[seq_len(p)]; s2 <- exp(par[p + 1])
-    L <- matrix(0, d, q); L[seq_len(q), seq_len(q)] <- diag(q)
-    for (k in seq_len(p)) for (j in seq_len(p)) {
-      L[q + k, pidx[k, j]] <- L[q + k, pidx[k, j]] + th[j]
-      L[d, pidx[k, j]] <- L[d, pidx[k, j]] + th[k] * th[j]
-    }
-    e2t <- drop(E2 %*% th)
-    C <- L %*% Cu %*% t(L)
-    C[q + seq_len(p), q + seq_len(p)] <- C[q + seq_len(p), q + seq_len(p)] + s2 * E2
-    C[q + seq_len(p), d] <- C[q + seq_len(p), d] + 2 * s2 * e2t
-    C[d, q + seq_len(p)] <- C[d, q + seq_len(p)] + 2 * s2 * e2t
-    C[d, d] <- C[d, d] + 4 * s2 * sum(th * e2t) + 2 * s2^2
-    R <- chol(n * C + diag(tau^2, d))
-    r <- backsolve(R, z - n * c(mu_u, e2t, sum(th * e2t) + s2), transpose = TRUE)
-    -sum(log(diag(R))) - 0.5 * sum(r^2) + sum(dnorm(th, m0, sqrt(s2 / lam0), log = TRUE)) -
-      (a0 + 1) * log(s2) - b0 / s2 + par[p + 1]
-  }
-}
 
 test_that("at low information the chain is correct but slow: long runs match the reference, short ones warn", {
   # The reported under-coverage (n = 1e4, epsilon = 1, B_y = 10) is slow mixing, not a
