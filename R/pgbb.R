@@ -32,6 +32,9 @@
 #' \eqn{(0, (1 + k) w]}. For `loss = "mean"` the box is the response range
 #' widened by `k w` on both sides; for `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
+#' The output map squashes the outer 5% of the box on each side; when more than
+#' 1% of a coefficient's draws land there the fit warns (the shares are in
+#' `fit$fit$box_share`), because its interval may then be set by the box.
 #'
 #' @param formula A model formula, as for [stats::lm()]. For `loss = "mean"` use `y ~ 1`.
 #' @param data A data frame.

@@ -127,7 +127,10 @@
 #'   `sigma`, `accountant`, `conversion`, `order`, `iterations`, `mc`, `rate`,
 #'   `blocks`, `gamma`, `clip`, `n`, `alpha`, `J`, `m`), the loss and its
 #'   settings, the levels, the box and bounds, and the `generator` (weights as
-#'   plain R matrices, so a saved and reloaded fit still produces draws). It has
+#'   plain R matrices, so a saved and reloaded fit still produces draws), and
+#'   `box_share`: per coordinate (and level), the share of the draws in the
+#'   outer 5% of the box on either side. Above 1% the fit warns, since an
+#'   interval end may then be set by the box rather than the data. It has
 #'   `print`, `summary`, `coef`, `confint`, `vcov` and [posterior_draws()]
 #'   methods. The fit contains no record-level data, no partition (for private
 #'   fits) and no random seed.
@@ -284,7 +287,47 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
     draws = NULL), class = "pgbb_fit")
   fit$draws <- posterior_draws(fit, n = draws)
+  fit$box_share <- .box_shoulder_share(fit$draws, fit$box, .loss_log_coords(loss, d))
+  .warn_box_shoulders(fit$box_share)
   fit
+}
+
+# Share of the draws, per coordinate (and level), that lie in the soft clip's
+# shoulders: the outer 5% of the box on either side (on the log scale for
+# positive scales; src/core/box.h). There the map compresses the generator's
+# output, so the box, not the data, shapes that part of the posterior. It is
+# computed from the released draws only (post-processing, no privacy cost).
+.box_shoulder_share <- function(draws, box, log_coords) {
+  d <- nrow(box)
+  lo <- box[, 1]; hi <- box[, 2]
+  lo[log_coords] <- log(lo[log_coords]); hi[log_coords] <- log(hi[log_coords])
+  edge <- 0.05 * (hi - lo)
+  levels <- if (length(dim(draws)) == 3L) dim(draws)[3L] else 1L
+  x <- array(draws, c(NROW(draws), d, levels))
+  share <- matrix(NA_real_, d, levels,
+                  dimnames = list(rownames(box), if (levels > 1L) dimnames(draws)[[3L]]))
+  for (j in seq_len(d)) {
+    v <- matrix(x[, j, ], ncol = levels)
+    if (log_coords[j]) v <- log(v)
+    share[j, ] <- colMeans(v < lo[j] + edge[j] | v > hi[j] - edge[j])
+  }
+  share
+}
+
+# A 95% interval has 2.5% of the draws in each tail, so once 1% of the draws
+# sit in a shoulder an interval end can be set by the box rather than by the
+# data: warn instead of returning a silently box-shaped interval.
+.warn_box_shoulders <- function(share, limit = 0.01) {
+  worst <- apply(share, 1L, max)
+  bad <- which(worst > limit)
+  if (length(bad) == 0L) return(invisible(FALSE))
+  warning(sprintf(paste0(
+    "%.0f%% of the posterior draws of %s lie in the outer 5%% of the parameter box, where the ",
+    "generator's output is squashed to stay inside it: the intervals there reflect the box, not ",
+    "the data. Declare a wider public box ('box' of pgbb_fit(); 'box' or 'box_scale' of ",
+    "pgbb_control() for pgbb()). The shares are in $box_share."),
+    100 * max(worst[bad]), paste0("'", names(worst)[bad], "'", collapse = ", ")), call. = FALSE)
+  invisible(TRUE)
 }
 
 # The call as stored in a fit: argument expressions only. Values that were

@@ -254,6 +254,7 @@ source_allow_list <- list(
   allow("dp-sgld.R", "M <- max(1L, length(tau))", "number of public quantile levels"),
   allow("dp-sgld.R", "every <- as.integer(max(1, min(5000, ceiling(iterations", "callback interval from the public chain length"),
   allow("dp-sgld.R", "n / max(tau_int, 1 / n)", "effective sample size of the released (private) chain: post-processing"),
+  allow("pgbb_fit.R", "max(worst[bad])", "box-shoulder warning: share of the released draws near a face of the public box (post-processing)"),
   allow("noisy-gibbs.R", "min(ess)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
   allow("checks.R", "!is.finite(min(x)) || !is.finite(max(x))", "input validation: an error for NA/Inf, never a privacy parameter"),
   allow("formula-adapters.R", "max(abs(yb))", "response bound B_y from the DECLARED public range bounds$.response, not from the data"),

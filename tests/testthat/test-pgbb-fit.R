@@ -307,3 +307,39 @@ test_that("private Huber fits at epsilon = 1 cover the true coefficients", {
   }
   expect_gte(covered, 11)
 })
+
+test_that("the share of draws in the box's shoulders is computed exactly", {
+  # Box [0, 10] (shoulders below 0.5 and above 9.5) and a log-scale coordinate on
+  # [0.01, 100] (log width 9.21, shoulders within 0.4605 of log 0.01 and log 100).
+  box <- cbind(lower = c(0, 0.01), upper = c(10, 100))
+  rownames(box) <- c("a", "s")
+  draws <- cbind(a = c(0.4, 0.6, 5, 9.4, 9.6), s = c(0.0101, 0.02, 1, 50, 99))
+  share <- pgbb:::.box_shoulder_share(draws, box, c(FALSE, TRUE))
+  # a: 0.4 and 9.6 are in the shoulders; s: 0.0101 (log gap 0.0100) and 99
+  # (log gap 0.0101) are, 0.02 (log gap 0.69) and 50 (log gap 0.69) are not.
+  expect_equal(unname(share[, 1]), c(2 / 5, 2 / 5))
+  # Three levels: each level is counted on its own.
+  arr <- array(c(rep(5, 4), rep(0.1, 4), c(5, 5, 5, 9.99)), c(4, 1, 3))
+  s3 <- pgbb:::.box_shoulder_share(arr, box[1, , drop = FALSE], FALSE)
+  expect_equal(as.vector(s3), c(0, 1, 0.25))
+  expect_false(pgbb:::.warn_box_shoulders(matrix(0.01, 2, 1, dimnames = list(c("a", "s"), NULL))))
+  expect_warning(pgbb:::.warn_box_shoulders(matrix(c(0, 0.02), 2, 1, dimnames = list(c("a", "s"), NULL))),
+                 "2% of the posterior draws of 's'")
+})
+
+test_that("a box whose face cuts the posterior gives a warning, a generous box none", {
+  d <- huber_data(300)
+  set.seed(4)
+  expect_silent(ok <- small_fit(d))
+  expect_true(all(ok$box_share == 0))
+  # The slope of x1 is about 1.5: a box [1.45, 3] for it puts its lower face
+  # inside the posterior, so a large share of the draws is squashed there.
+  d$box[1, ] <- c(1.45, 3)
+  set.seed(4)
+  expect_warning(bad <- pgbb_fit(d$x, d$y, loss = "huber", sigma = 0, box = d$box, x_bounds = c(-1, 1),
+                                 blocks = 10, rate = 0.5, iterations = 500, hidden = c(8, 8),
+                                 learning_rate = 3e-3, draws = 500, progress = FALSE),
+                 "posterior draws of 'x1' lie in the outer 5% of the parameter box")
+  expect_gt(bad$box_share["x1", 1], 0.1)
+  expect_equal(unname(bad$box_share[c("x2", "x3"), 1]), c(0, 0))
+})
