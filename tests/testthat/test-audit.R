@@ -136,10 +136,15 @@ test_that("PGBB: the generator's draws stay below the claim; a tiny noise multip
   settings <- list(delta = audit_delta, n = n, blocks = 3, gamma = 1, clip = 2, rate = 0.5,
                    iterations = 100)
   sigma <- as.numeric(do.call(pgbb_sigma, c(list(epsilon = claimed), settings)))
-  mech <- function(sig) function(d) suppressMessages(
+  # These 4-unit generators trained for 100 steps often end at a face of the box,
+  # and pgbb_fit() warns about the interval; the audit reads only the draws' mean,
+  # so that one warning is muffled (any other warning still surfaces).
+  box_warning <- function(w) if (grepl("outer 5% of the parameter box", conditionMessage(w), fixed = TRUE))
+    invokeRestart("muffleWarning")
+  mech <- function(sig) function(d) withCallingHandlers(suppressMessages(
     pgbb_fit(d, loss = "mean", sigma = sig, delta = audit_delta, box = c(-1, 2), x_bounds = c(0, 1),
              clip = 2, blocks = 3, gamma = 1, rate = 0.5, iterations = 100, hidden = 4,
-             learning_rate = 0.1, draws = 200, progress = FALSE))
+             learning_rate = 0.1, draws = 200, progress = FALSE)), warning = box_warning)
   # The fit's own ledger certifies the claim for this sigma (the same accountant).
   expect_lte(mech(sigma)(d1)$ledger$epsilon, claimed + 1e-6)
   draws_mean <- function(fit) mean(fit$draws)
