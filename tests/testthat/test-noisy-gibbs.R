@@ -303,6 +303,38 @@ clt_logpost <- function(z, tau, m2, m4, n, p, m0, lam0, a0, b0) {
   }
 }
 
+# A noisy release of the linear statistics of y = x1 - 0.5 x2 + N(0, 0.5^2) on
+# n = 2000 records (noise sd tau on the statistic block), with the prior of the two
+# tests below. Draws from R's RNG in a fixed order, so set.seed() first.
+noisy_linear_release <- function(tau, n = 2000, p = 2) {
+  X <- matrix(runif(n * p, -1, 1), n, p)
+  y <- drop(X %*% c(1, -0.5)) + rnorm(n, sd = 0.5)
+  st <- pgbb:::cpp_ng_linear_statistics(X, y, 1, 4)
+  list(n = n, p = p, tau = tau, z = st$s + rnorm(6, 0, tau), m2 = st$m2 + rnorm(3, 0, 0.002),
+       m4 = st$m4 + rnorm(5, 0, 0.004), m0 = c(0, 0), lam0 = 0.01, a0 = 1, b0 = 0.01)
+}
+
+release_gibbs <- function(r, iterations, burn_in, thin) {
+  pgbb:::cpp_ng_linear_gibbs(r$z, r$tau, r$m2, r$m4, r$n, r$p, r$m0, diag(r$lam0, r$p), r$a0, r$b0,
+                             iterations, burn_in, thin, pgbb:::.rng_seed())
+}
+
+release_logpost <- function(r) clt_logpost(r$z, r$tau, r$m2, r$m4, r$n, r$p, r$m0, r$lam0, r$a0, r$b0)
+
+# Random-walk Metropolis reference sampler of (theta, log sigma^2): T steps of
+# Gaussian proposals with per-coordinate sd `step`; the first `burn` are dropped.
+rw_metropolis <- function(logpost, start, step, T = 30000, burn = 5000) {
+  cur <- start; l <- logpost(cur)
+  out <- matrix(NA_real_, T, length(start))
+  for (t in seq_len(T)) {
+    prop <- cur + rnorm(length(start)) * step
+    lpp <- tryCatch(logpost(prop), error = function(e) -Inf)
+    if (log(runif(1)) < lpp - l) { cur <- prop; l <- lpp }
+    out[t, ] <- cur
+  }
+  out[-seq_len(burn), , drop = FALSE]
+}
+
 test_that("with noise, the linear Gibbs chain matches a direct sampler of the CLT-marginal posterior", {
   # Integrating the latent statistic out of the approximate model gives
   #   p(theta, sigma^2 | z) propto prior x N(z; n mu_t, n Sigma_t + tau^2 I),
@@ -312,27 +344,9 @@ test_that("with noise, the linear Gibbs chain matches a direct sampler of the CL
   # immaterial at this noise level.
   skip_if_not_slow()
   set.seed(15)
-  n <- 2000; p <- 2
-  X <- matrix(runif(n * p, -1, 1), n, p)
-  y <- drop(X %*% c(1, -0.5)) + rnorm(n, sd = 0.5)
-  st <- pgbb:::cpp_ng_linear_statistics(X, y, 1, 4)
-  tau <- 60
-  z <- st$s + rnorm(6, 0, tau)
-  m2 <- st$m2 + rnorm(3, 0, 0.002)
-  m4 <- st$m4 + rnorm(5, 0, 0.004)
-  m0 <- c(0, 0); lam0 <- 0.01; a0 <- 1; b0 <- 0.01
-  g <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 2e5, 2e4, 20,
-                                  pgbb:::.rng_seed())
-  logpost <- clt_logpost(z, tau, m2, m4, n, p, m0, lam0, a0, b0)
-  cur <- c(1, -0.5, log(0.25)); lp <- logpost(cur)
-  T <- 30000; out <- matrix(NA_real_, T, 3)
-  for (t in seq_len(T)) {
-    prop <- cur + rnorm(3) * c(0.03, 0.03, 0.15)
-    lpp <- logpost(prop)
-    if (log(runif(1)) < lpp - lp) { cur <- prop; lp <- lpp }
-    out[t, ] <- cur
-  }
-  out <- out[-(1:5000), ]
+  r <- noisy_linear_release(tau = 60)
+  g <- release_gibbs(r, 2e5, 2e4, 20)
+  out <- rw_metropolis(release_logpost(r), start = c(1, -0.5, log(0.25)), step = c(0.03, 0.03, 0.15))
   ref_mean <- colMeans(out[, 1:2]); ref_sd <- apply(out[, 1:2], 2, sd)
   # Both chains are autocorrelated; with >= 300 effective draws each, the means differ
   # by < 0.1 sd in expectation; 0.4 sd is > 4 standard errors. sds within 25%.
@@ -441,27 +455,10 @@ test_that("at low information the chain is correct but slow: long runs match the
   # independent random-walk sampler of the CLT-marginal posterior.
   skip_if_not_slow()
   set.seed(21)
-  n <- 2000; p <- 2
-  X <- matrix(runif(n * p, -1, 1), n, p)
-  y <- drop(X %*% c(1, -0.5)) + rnorm(n, sd = 0.5)
-  st <- pgbb:::cpp_ng_linear_statistics(X, y, 1, 4)
-  tau <- 300
-  z <- st$s + rnorm(6, 0, tau)
-  m2 <- st$m2 + rnorm(3, 0, 0.002)
-  m4 <- st$m4 + rnorm(5, 0, 0.004)
-  m0 <- c(0, 0); lam0 <- 0.01; a0 <- 1; b0 <- 0.01
-  g <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 2e6, 2e5, 100,
-                                  pgbb:::.rng_seed())
-  lp <- clt_logpost(z, tau, m2, m4, n, p, m0, lam0, a0, b0)
-  cur <- c(colMeans(g$theta), log(mean(g$sigma2))); l <- lp(cur)
-  T <- 30000; out <- matrix(NA_real_, T, 3)
-  for (t in seq_len(T)) {
-    prop <- cur + rnorm(3) * c(0.12, 0.12, 0.4)
-    lpp <- tryCatch(lp(prop), error = function(e) -Inf)
-    if (log(runif(1)) < lpp - l) { cur <- prop; l <- lpp }
-    out[t, ] <- cur
-  }
-  out <- out[-(1:5000), ]
+  r <- noisy_linear_release(tau = 300)
+  g <- release_gibbs(r, 2e6, 2e5, 100)
+  out <- rw_metropolis(release_logpost(r), start = c(colMeans(g$theta), log(mean(g$sigma2))),
+                       step = c(0.12, 0.12, 0.4))
   ref_mean <- colMeans(out[, 1:2]); ref_sd <- apply(out[, 1:2], 2, sd)
   # >= ~150 effective draws in each sampler: means within 0.4 sd (~ 4 standard
   # errors of the difference), sds within 25%.
@@ -471,8 +468,7 @@ test_that("at low information the chain is correct but slow: long runs match the
                tolerance = 0.2, ignore_attr = TRUE)
   # The same chain cut to 20000 iterations keeps only a few dozen effective draws:
   # the regime in which quantile intervals under-cover. The fit-level check warns.
-  short <- pgbb:::cpp_ng_linear_gibbs(z, tau, m2, m4, n, p, m0, diag(lam0, p), a0, b0, 20000, 10000, 10,
-                                      pgbb:::.rng_seed())
+  short <- release_gibbs(r, 20000, 10000, 10)
   ess_short <- apply(short$theta, 2, pgbb:::.ess_geyer)
   ess_long <- apply(g$theta, 2, pgbb:::.ess_geyer)
   expect_lt(max(ess_short), 100)
