@@ -67,3 +67,14 @@
   if (is.na(i)) .arg_fail(name, paste0("one of ", paste0("\"", choices, "\"", collapse = ", ")))
   choices[i]
 }
+
+# S3 methods take `...` because their generics do; an argument that lands there
+# is a typo or an option of another package's method (summary.rq's `se`,
+# predict.glm's `type`) that would otherwise be ignored without a word.
+.check_no_dots <- function(fun, ...) {
+  extra <- list(...)
+  if (!length(extra)) return(invisible(TRUE))
+  nms <- names(extra)
+  nm <- if (is.null(nms) || nms[1L] == "") "(unnamed)" else nms[1L]
+  stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", fun, nm), call. = FALSE)
+}

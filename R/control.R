@@ -52,11 +52,12 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
-  .check_count(iterations, "iterations")
-  .check_count(mc, "mc")
+  # The same ranges as pgbb_fit(), which receives these settings.
+  .check_count(iterations, "iterations", max = .Machine$integer.max)
+  .check_count(mc, "mc", max = 1e4)
   if (!is.numeric(hidden) || length(hidden) == 0L || anyNA(hidden) ||
-      any(hidden != round(hidden)) || any(hidden < 1))
-    .arg_fail("hidden", "a vector of positive whole numbers (the hidden-layer widths)")
+      any(hidden != round(hidden)) || any(hidden < 1) || any(hidden > 1e5))
+    .arg_fail("hidden", "a vector of hidden-layer widths (whole numbers between 1 and 1e5)")
   optimizer <- .match_arg(optimizer)
   .check_positive(learning_rate, "learning_rate")
   if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) ||
@@ -65,15 +66,13 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   .check_positive(bandwidth, "bandwidth")
   .check_positive(huber_c, "huber_c")
   .check_positive(huber_kappa, "huber_kappa")
-  .check_count(draws, "draws")
-  .check_count(J, "J", min = 0)
-  .check_count(m, "m", min = 3)
+  .check_count(draws, "draws", max = 1e7)
+  .check_count(J, "J", min = 0, max = 1e4)
+  .check_count(m, "m", min = 3, max = 1e4)
   .check_nonneg(alpha, "alpha")
   accountant <- .match_arg(accountant)
   conversion <- .match_arg(conversion)
-  if (!is.numeric(orders) || length(orders) == 0L || anyNA(orders) ||
-      any(orders != round(orders)) || any(orders < 2))
-    .arg_fail("orders", "a vector of whole numbers >= 2 (Renyi orders)")
+  orders <- .check_orders(orders, "orders")
   if (!is.null(tau_weights) && (!is.numeric(tau_weights) || anyNA(tau_weights) ||
                                 any(tau_weights < 0) || sum(tau_weights) <= 0))
     .arg_fail("tau_weights", "a vector of non-negative numbers with a positive sum")

@@ -24,6 +24,12 @@
   if (!(b[1] < b[2]))
     stop(sprintf("bounds for '%s' must satisfy lower < upper (got %s, %s).", name,
                  format(b[1]), format(b[2])), call. = FALSE)
+  # The unit-box map divides by the width and the default box multiplies it:
+  # both must stay finite and representable.
+  if (!is.finite(b[2] - b[1]) || any(abs(b) > 1e150))
+    stop(sprintf(paste0("bounds for '%s' must be at most 1e150 in absolute value (got %s, %s): ",
+                        "declare the variable's real public range."), name,
+                 format(b[1]), format(b[2])), call. = FALSE)
   as.numeric(b)
 }
 

@@ -19,6 +19,8 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("\nPGBB %s regression, n = %d%s\n", x$loss, x$n,
               if (!is.null(x$tau)) sprintf(", tau = %s", paste(format(x$tau), collapse = ", ")) else ""))
   print(x$ledger)
+  if (isTRUE(x$design$bounds_from_data))
+    cat("bounds:    taken from the data (a non-private fit; a private one needs declared bounds)\n")
   cat("\nPosterior means:\n")
   print(coef(x), digits = digits)
   invisible(x)
@@ -37,6 +39,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #'   `term, tau, estimate, sd, lower, upper`.
 #' @export
 summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), ...) {
+  .check_no_dots("summary.pgbb", ...)
   .check_open_unit(level, "level")
   type <- .match_arg(type)
   labs <- .slice_labels(object)
@@ -94,6 +97,7 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 
 #' @export
 coef.pgbb <- function(object, ...) {
+  .check_no_dots("coef.pgbb", ...)
   m <- .draws_mean(object$draws)
   if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
   m
@@ -111,6 +115,7 @@ coef.pgbb <- function(object, ...) {
 #'   `[coefficient, limit, tau]`.
 #' @export
 confint.pgbb <- function(object, parm, level = 0.95, ...) {
+  .check_no_dots("confint.pgbb", ...)
   .check_open_unit(level, "level")
   terms <- object$coefnames
   if (!missing(parm)) terms <- terms[if (is.numeric(parm)) parm else match(parm, terms)]
@@ -123,6 +128,7 @@ confint.pgbb <- function(object, parm, level = 0.95, ...) {
 
 #' @export
 vcov.pgbb <- function(object, ...) {
+  .check_no_dots("vcov.pgbb", ...)
   labs <- .slice_labels(object)
   v <- lapply(seq_along(labs), function(k) stats::cov(.draw_slice(object, k)))
   names(v) <- labs
@@ -131,6 +137,21 @@ vcov.pgbb <- function(object, ...) {
 
 #' @export
 nobs.pgbb <- function(object, ...) object$n
+
+# A fit keeps no records (it is a release), so there is nothing to compute
+# fitted values or residuals from; say how to get them instead of returning NULL.
+#' @export
+fitted.pgbb <- function(object, ...) .no_records_stop("fitted")
+
+#' @export
+residuals.pgbb <- function(object, ...) .no_records_stop("residuals")
+
+.no_records_stop <- function(what) {
+  stop(sprintf(paste0("%s() is not available for a pgbb fit: the fit stores no records (it is a private ",
+                      "release). Use predict(fit, newdata = <your data>) for fitted values%s."), what,
+               if (what == "residuals") ", and subtract them from the response yourself" else ""),
+       call. = FALSE)
+}
 
 #' Predictions with credible intervals from a PGBB fit
 #'
@@ -148,6 +169,7 @@ nobs.pgbb <- function(object, ...) object$n
 #' @export
 predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "credible"),
                          level = 0.95, ...) {
+  .check_no_dots("predict.pgbb", ...)
   interval <- .match_arg(interval)
   .check_open_unit(level, "level")
   if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame")
@@ -199,6 +221,9 @@ plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
   s <- summary(x, level = level)
   terms <- parm %||% x$coefnames
   taus <- x$tau %||% 0.5
+  ord <- order(taus)  # draw the process left to right whatever the order of the fit's levels
+  s$coefficients <- s$coefficients[ord]
+  taus <- taus[ord]
   ref <- if (inherits(reference, "pgbb_reference")) reference$coefficients else reference
   if (!is.null(ref)) ref <- as.matrix(ref)
   np <- length(terms)
@@ -219,16 +244,27 @@ plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
       graphics::points(taus, est, pch = 19)
     }
     if (!is.null(ref) && term %in% rownames(ref))
-      graphics::lines(taus, ref[term, seq_along(taus)], col = "red", lty = 2, type = "b", pch = 4)
+      graphics::lines(taus, ref[term, .reference_columns(ref, taus, ord)], col = "red", lty = 2,
+                      type = "b", pch = 4)
   }
   invisible(x)
 }
 
 #' @exportS3Method generics::tidy
 tidy.pgbb <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+  .check_no_dots("tidy.pgbb", ...)
   s <- as.data.frame(summary(x, level = conf.level))
   out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate, std.error = s$sd,
                     stringsAsFactors = FALSE)
   if (conf.int) { out$conf.low <- s$lower; out$conf.high <- s$upper }
   out
+}
+
+# Columns of a reference coefficient matrix for the (sorted) levels `taus`: by
+# their labels when these name the levels ("0.1", "tau= 0.1"), else in the
+# fit's own level order `ord`.
+.reference_columns <- function(ref, taus, ord) {
+  lab <- suppressWarnings(as.numeric(sub("^tau\\s*=\\s*", "", colnames(ref) %||% character(0))))
+  j <- match(signif(taus, 10), signif(lab, 10))
+  if (anyNA(j)) ord[seq_along(taus)] else j
 }

@@ -18,14 +18,26 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 }
 
 #' @export
-coef.pgbb_fit <- function(object, ...) .draws_mean(object$draws)
+coef.pgbb_fit <- function(object, ...) {
+  .check_no_dots("coef.pgbb_fit", ...)
+  .draws_mean(object$draws)
+}
 
 #' @export
-vcov.pgbb_fit <- function(object, ...) .draws_cov(object$draws)
+vcov.pgbb_fit <- function(object, ...) {
+  .check_no_dots("vcov.pgbb_fit", ...)
+  .draws_cov(object$draws)
+}
 
 #' @importFrom stats nobs
 #' @export
 nobs.pgbb_fit <- function(object, ...) object$n
+
+#' @export
+fitted.pgbb_fit <- function(object, ...) .no_records_stop("fitted")
+
+#' @export
+residuals.pgbb_fit <- function(object, ...) .no_records_stop("residuals")
 
 #' Credible intervals from a PGBB fit
 #'
@@ -39,6 +51,7 @@ nobs.pgbb_fit <- function(object, ...) object$n
 #'   upper limits; for a grid of levels, an array parameters x 2 x levels.
 #' @export
 confint.pgbb_fit <- function(object, parm, level = 0.95, ...) {
+  .check_no_dots("confint.pgbb_fit", ...)
   .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
 }
 
@@ -55,6 +68,7 @@ confint.pgbb_fit <- function(object, parm, level = 0.95, ...) {
 #'   (columns `term`, `tau`, `estimate`, `sd`, `lower`, `upper`) and the ledger.
 #' @export
 summary.pgbb_fit <- function(object, level = 0.95, ...) {
+  .check_no_dots("summary.pgbb_fit", ...)
   .check_open_unit(level, "level")
   d <- object$draws
   a <- (1 - level) / 2

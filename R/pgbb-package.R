@@ -13,7 +13,7 @@
 #' @keywords internal
 #' @useDynLib pgbb, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-#' @importFrom stats coef confint vcov nobs predict simulate
+#' @importFrom stats coef confint vcov nobs predict simulate fitted residuals
 #' @importFrom graphics plot
 #' @aliases pgbb-package
 "_PACKAGE"

@@ -70,6 +70,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  epsilon, delta = NULL, bounds, ..., control = pgbb_control(),
                  private = TRUE, progress = interactive()) {
   cl <- match.call()
+  .check_formula_dots(cl, "pgbb", control_fun = "pgbb_control")
   loss <- .match_arg(loss)
   if (!inherits(control, "pgbb_control")) .arg_fail("control", "an object made by pgbb_control()")
   .check_flag(private, "private")
@@ -81,7 +82,13 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   }
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   if (!is.finite(epsilon)) private <- FALSE
-  if (loss == "quantile") .check_tau_levels(tau) else tau <- NULL
+  if (loss == "quantile") {
+    .check_tau_levels(tau)
+  } else {
+    if (!missing(tau))
+      .arg_fail("tau", sprintf("left unset for loss = \"%s\" (only loss = \"quantile\" has levels)", loss))
+    tau <- NULL
+  }
   if (missing(bounds)) bounds <- NULL
   if (private && is.null(bounds))
     stop("'bounds' is missing: a private fit needs the public range of every variable, ",
@@ -90,21 +97,94 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   .check_bounds_list(bounds)
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  .check_model_for_loss(frame, loss)
   design <- .pgbb_design(frame, bounds, loss, private)
   n <- nrow(design$Z)
-  if (!is.null(delta)) .check_open_unit(delta, "delta") else delta <- 1 / n
+  if (!is.null(delta)) .check_delta(delta) else delta <- 1 / n
   if (design$clipped > 0L)
     message(sprintf("pgbb: %d value(s) outside the declared bounds were clipped to them ",
                     design$clipped),
             "(this count is for the analyst and is not part of the private release).")
 
   blocks <- control$blocks %||% if (loss == "quantile" && length(tau) > 1L) 5L else 20L
-  if (blocks > n) stop(sprintf("'blocks' (%d) cannot exceed the number of records (%d).", blocks, n),
-                       call. = FALSE)
+  .check_enough_records(n, blocks, private)
   box <- control$box %||% .default_box(loss, design, control$box_scale)
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
+}
+
+# Arguments that reach pgbb()'s `...` go to model.frame(), which takes only
+# `subset` and `na.action` here. Anything else would be dropped without a word
+# (a misspelled `taus`, `iterations` meant for the control object, lm()'s
+# `weights`), so it is an error that names it and, where one is close, the
+# argument the user probably meant.
+.formula_dots <- c("subset", "na.action")
+
+.check_formula_dots <- function(cl, fun, control_fun = NULL) {
+  nms <- names(cl)[-1L]
+  if (is.null(nms)) nms <- rep("", length(cl) - 1L)
+  own <- names(formals(get(fun, mode = "function")))
+  # match.call() has already named every argument matched to a formal.
+  extra <- nms[!nms %in% c(own, .formula_dots)]
+  if (!length(extra)) return(invisible(TRUE))
+  if (any(extra == ""))
+    stop(sprintf("%s(): an unnamed argument is not used; name every argument after 'data'.", fun),
+         call. = FALSE)
+  a <- extra[1L]
+  if (a == "weights")
+    stop(sprintf(paste0("%s(): case weights ('weights') are not supported: a private fit gives every ",
+                        "record the same bounded influence, and weights would change it."), fun),
+         call. = FALSE)
+  hint <- ""
+  ctrl <- if (is.null(control_fun)) character(0) else names(formals(get(control_fun, mode = "function")))
+  if (a %in% ctrl) {
+    hint <- sprintf("; it is a setting of %s(): use control = %s(%s = ...)", control_fun, control_fun, a)
+  } else {
+    cand <- setdiff(c(own, .formula_dots, ctrl), "...")
+    dist <- utils::adist(a, cand, ignore.case = TRUE)[1L, ]
+    if (min(dist) <= max(1, floor(nchar(a) / 3))) {
+      best <- cand[which.min(dist)]
+      hint <- if (best %in% ctrl) sprintf("; did you mean %s(%s = ...)?", control_fun, best)
+              else sprintf("; did you mean '%s'?", best)
+    }
+  }
+  stop(sprintf("%s(): unknown argument '%s'%s", fun, a, hint), call. = FALSE)
+}
+
+# The model must be one the loss fits, and everything in it must be used.
+.check_model_for_loss <- function(frame, loss) {
+  if (!is.null(stats::model.offset(frame$mf)) || !is.null(attr(frame$mt, "offset")))
+    .arg_fail("formula", "free of offset() terms: the private fit does not support offsets")
+  if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
+    .arg_fail("formula", "y ~ 1 for loss = \"mean\" (a mean has no covariates; they would be ignored)")
+  invisible(TRUE)
+}
+
+# A delta so small that 1 / delta or log(1 / delta) overflows gives no usable
+# guarantee and NaN noise; 1e-100 is far below any delta used in practice.
+.check_delta <- function(delta) {
+  .check_open_unit(delta, "delta")
+  if (delta < 1e-100) .arg_fail("delta", "at least 1e-100 (and usually about 1 / n or smaller)")
+  invisible(delta)
+}
+
+# Each block must hold a few records: the accountant's block size floor(n / S)
+# is the number of records that share one Dirichlet weight, and a blocked
+# bootstrap with one-record blocks is no longer the paper's method.
+.min_block_size <- 2L
+
+# A non-private fit may use one-record blocks (S = n is the ordinary Bayesian
+# bootstrap), but not more blocks than records.
+.check_enough_records <- function(n, blocks, private, hint = "control = pgbb_control(blocks = )") {
+  need <- if (private) .min_block_size * blocks else blocks
+  if (n < need)
+    stop(sprintf(paste0("'data' is too small for a %sfit with these settings: n = %d record(s) ",
+                        "in S = %d blocks leaves fewer than %d record(s) per block. Use more data, or ",
+                        "fewer blocks (%s)."),
+                 if (private) "private " else "", n, blocks, if (private) .min_block_size else 1L, hint),
+         call. = FALSE)
+  invisible(TRUE)
 }
 
 .check_tau_levels <- function(tau) {
@@ -134,36 +214,49 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   list(mf = mf, mt = mt, X = X, y = as.numeric(y), na.action = attr(mf, "na.action"))
 }
 
-# Unit-box design from public bounds (R/design.R). For a non-private fit with no
-# bounds the design is used as it is.
+# Unit-box design from public bounds (R/design.R). A non-private fit without
+# any bounds takes its ranges from the data (.data_ranges()); no other path does.
 .pgbb_design <- function(frame, bounds, loss, private) {
   X <- frame$X
   y <- frame$y
   intercept <- attr(frame$mt, "intercept") == 1L
-  yb <- bounds[[".response"]]
-  if (loss == "logistic") {
-    if (!all(y %in% c(0, 1))) .arg_fail("formula", "a 0/1 response for loss = \"logistic\"")
-    yb <- c(0, 1)
-  }
+  if (loss == "logistic" && !all(y %in% c(0, 1)))
+    .arg_fail("formula", "a 0/1 response for loss = \"logistic\"")
   if (length(bounds) == 0L && !private) {
-    # Non-private fit without bounds: no scaling needed, but the generator still
-    # needs a box; it is taken from the data here, which is fine only because
-    # nothing is released privately.
-    cb <- matrix(NA_real_, 2L, ncol(X), dimnames = list(c("lower", "upper"), colnames(X)))
-    maps <- list(shift = rep(0, ncol(X)), width = rep(1, ncol(X)), scaled = rep(FALSE, ncol(X)))
-    return(list(Z = X, y = y, cb = cb, maps = maps, y_bounds = yb %||% range(y), clipped = 0L,
-                intercept = intercept, coefnames = colnames(X)))
+    r <- .data_ranges(X, y, loss)
+    cb <- r$cb
+    yb <- r$yb
+    message("pgbb: private = FALSE and no 'bounds': the covariate and response ranges were taken ",
+            "from the data. This is fine only because nothing is released privately; a private ",
+            "fit needs declared public bounds.")
+  } else {
+    yb <- if (loss == "logistic") c(0, 1) else bounds[[".response"]]
+    if (is.null(yb)) stop("no public bound for the response: declare bounds$.response = c(lower, upper).",
+                          call. = FALSE)
+    yb <- .check_bound_pair(yb, ".response")
+    cb <- .column_bounds(X, frame$mt, frame$mf, bounds)
   }
-  if (is.null(yb)) stop("no public bound for the response: declare bounds$.response = c(lower, upper).",
-                        call. = FALSE)
-  yb <- .check_bound_pair(yb, ".response")
-  cb <- .column_bounds(X, frame$mt, frame$mf, bounds)
   maps <- .unit_maps(cb, intercept)
   sc <- .scale_to_unit(X, cb, maps)
   y_clipped <- sum(y < yb[1] | y > yb[2])
   y <- pmin(pmax(y, yb[1]), yb[2])
   list(Z = sc$Z, y = y, cb = cb, maps = maps, y_bounds = yb, clipped = sc$clipped + y_clipped,
-       intercept = intercept, coefnames = colnames(X))
+       intercept = intercept, coefnames = colnames(X), bounds_from_data = length(bounds) == 0L && !private)
+}
+
+# Ranges of the model-matrix columns and of the response, taken from the data:
+# only for a non-private fit (nothing released privately), where the generator
+# still needs a unit-box design and a parameter box. A constant column gets a
+# unit-width range around its value so that its map stays defined.
+.data_ranges <- function(X, y, loss) {
+  cb <- matrix(NA_real_, 2L, ncol(X), dimnames = list(c("lower", "upper"), colnames(X)))
+  for (j in which(attr(X, "assign") != 0L)) {
+    r <- range(X[, j])
+    cb[, j] <- if (r[1] < r[2]) r else r + c(-0.5, 0.5)
+  }
+  yb <- if (loss == "logistic") c(0, 1) else range(y)
+  if (!(yb[1] < yb[2])) yb <- yb + c(-0.5, 0.5)
+  list(cb = cb, yb = yb)
 }
 
 # Public parameter box on the scaled design (documented in ?pgbb).
@@ -172,12 +265,26 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   w <- yb[2] - yb[1]
   p <- ncol(design$Z)
   is_int <- !design$maps$scaled & design$intercept
-  if (loss == "mean") return(list(lower = yb[1] - k * w, upper = yb[2] + k * w))
+  if (loss == "mean") {
+    .check_box_finite(yb[1] - k * w, yb[2] + k * w)
+    return(list(lower = yb[1] - k * w, upper = yb[2] + k * w))
+  }
   if (loss == "logistic") return(list(lower = rep(-10 * k, p), upper = rep(10 * k, p)))
   lower <- ifelse(is_int, yb[1] - k * w, -(1 + k) * w)
   upper <- ifelse(is_int, yb[2] + k * w, (1 + k) * w)
   if (loss == "huber") { lower <- c(lower, 1e-3 * w); upper <- c(upper, (1 + k) * w) }
+  .check_box_finite(lower, upper)
   list(lower = lower, upper = upper)
+}
+
+# The default box is a multiple of the response range; a range so wide that the
+# box overflows double precision would give NaN draws.
+.check_box_finite <- function(lower, upper) {
+  if (any(!is.finite(c(lower, upper))) || any(!is.finite(upper - lower)))
+    .arg_fail("bounds$.response", paste0(
+      "a range whose width times (1 + box_scale) is a finite number (declare the response's ",
+      "real public range; bounds of the order of 1e300 overflow)"))
+  invisible(TRUE)
 }
 
 # Train the generator on the unit-box design with pgbb_fit(). For the mean the
@@ -240,7 +347,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   if (loss == "quantile") dimnames(draws)[[3L]] <- as.character(tau)
   structure(list(call = cl, loss = loss, tau = tau, n = nrow(design$Z),
                  coefnames = dimnames(draws)[[2L]], draws = draws, ledger = fit$ledger,
-                 private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames")],
+                 private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
                  contrasts = attr(frame$X, "contrasts"), na.action = frame$na.action,
                  control = control),
@@ -252,6 +359,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 #'   a single level.
 #' @export
 posterior_draws.pgbb <- function(fit, n = 2000, tau = NULL, array = FALSE, ...) {
+  .check_no_dots("posterior_draws.pgbb", ...)
   if (!is.null(tau)) .check_tau_levels(tau)
   if (!is.null(tau) && !isTRUE(fit$fit$joint) &&
       !isTRUE(all.equal(as.numeric(tau), as.numeric(fit$tau))))

@@ -171,9 +171,14 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   p <- ncol(x)
   y <- .check_response(y, n, loss)
   .check_loss_settings(huber_c, huber_kappa, bandwidth, scale)
+  # The levels stay in the user's order in the fit (every output is labelled by
+  # its own level); the trainer gets them sorted, with their sampling weights
+  # permuted alike, so a grid in any order trains the same generator.
+  tau_user <- if (loss == "quantile" && !is.null(tau)) as.numeric(tau) else NULL
   tau <- .check_tau(tau, loss)
   joint <- length(tau) > 1L
-  tau_prob <- .check_tau_prob(tau_prob, tau)
+  level_order <- if (is.null(tau_user)) seq_along(tau) else order(tau_user)
+  tau_prob <- .check_tau_prob(tau_prob, tau_user %||% tau)[level_order]
 
   # Tuning ----------------------------------------------------------------
   .check_count(blocks, "blocks", min = 2, max = n)
@@ -223,12 +228,13 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 
   # Privacy ---------------------------------------------------------------
   if (is.null(delta)) delta <- 1 / n
-  .check_open_unit(delta, "delta")
+  .check_delta(delta)
   if (is.null(epsilon) == is.null(sigma))
     stop("Give exactly one of 'epsilon' (a privacy budget) and 'sigma' (a noise scale).", call. = FALSE)
   if (!is.null(epsilon)) .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   if (!is.null(sigma)) .check_nonneg(sigma, "sigma")
   nonprivate <- (!is.null(sigma) && sigma == 0) || (!is.null(epsilon) && is.infinite(epsilon))
+  .check_enough_records(n, blocks, !nonprivate, hint = "'blocks'")
   if (!is.null(partition)) {
     if (!nonprivate)
       .arg_fail("partition", paste0("NULL for a private fit: the partition must be drawn independently ",
@@ -272,8 +278,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     loss_settings = .loss_settings(spec),
     coefnames = coefnames,
     n = n, p = p, d = d,
-    tau = if (loss == "quantile") tau else NULL,
-    tau_prob = if (joint) tau_prob else NULL,
+    tau = if (loss == "quantile") tau_user %||% tau else NULL,
+    tau_prob = if (joint) tau_prob[order(level_order)] else NULL,
     joint = joint,
     box = .box_matrix(box, coefnames),
     x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, colnames(x)),
@@ -287,9 +293,21 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
     draws = NULL), class = "pgbb_fit")
   fit$draws <- posterior_draws(fit, n = draws)
+  .check_trained_finite(fit$draws, ledger$sigma)
   fit$box_share <- .box_shoulder_share(fit$draws, fit$box, .loss_log_coords(loss, d))
   .warn_box_shoulders(fit$box_share)
   fit
+}
+
+# A generator whose weights overflowed (a noise scale far beyond the
+# precision's range) returns NaN; such a fit must not be returned as a result.
+.check_trained_finite <- function(draws, sigma) {
+  if (anyNA(draws) || any(!is.finite(draws)))
+    stop(sprintf(paste0("training diverged: the generator's draws are not finite (noise scale sigma = %s). ",
+                        "The privacy settings call for more noise than the trainer can represent: ",
+                        "raise 'epsilon' or 'delta', or train on more data."), format(sigma, digits = 4)),
+         call. = FALSE)
+  invisible(TRUE)
 }
 
 # Share of the draws, per coordinate (and level), that lie in the soft clip's

@@ -27,6 +27,7 @@ posterior_draws <- function(fit, n = 2000, tau = NULL, ...) UseMethod("posterior
 #' @rdname posterior_draws
 #' @export
 posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
+  .check_no_dots("posterior_draws.pgbb_fit", ...)
   .check_count(n, "n", max = 1e8)
   g <- fit$generator
   S <- fit$ledger$blocks

@@ -815,10 +815,13 @@ inline Calibration calibrate_sigma(const LogMomentAccountant& acc, double releas
       std::ostringstream floor_txt;
       floor_txt.precision(4);
       floor_txt << floor_eps.value;
+      // The budget is too small for these settings whatever the noise: say what would help.
       throw std::invalid_argument(
-          "calibrate_sigma: 'epsilon' is below " + floor_txt.str() +
+          "the privacy budget is too small for these settings: 'epsilon' is below " +
+          floor_txt.str() +
           ", the smallest epsilon this conversion certifies at 'delta' with these 'orders' "
-          "even without privacy loss; use larger orders or conversion = \"asoodeh\"");
+          "even with unbounded noise. Raise 'epsilon' or 'delta', or use larger 'orders'" +
+          std::string(conv == Conversion::kMironov ? ", or conversion = \"asoodeh\"" : "") + ".");
     }
   }
   Calibration res;

@@ -15,6 +15,11 @@ bad_input_env <- local({
   env$yb <- rep(0:1, 30)
   env$df <- data.frame(u = runif(20), v = runif(20))
   env$mech <- function(d) sum(d) + stats::rnorm(1)
+  # A formula front end's inputs (issue 15): 600 records, declared bounds, a tiny trainer.
+  env$d <- data.frame(x = runif(600, 0, 2), z = runif(600))
+  env$d$y <- 1 + 0.5 * env$d$x + rnorm(600)
+  env$b <- list(x = c(0, 2), z = c(0, 1), .response = c(-5, 8))
+  env$ctl <- pgbb_control(iterations = 20, hidden = 4, draws = 20)
   env
 })
 
@@ -260,10 +265,10 @@ bad_input_cases <- list(
   # "quantile" is a supported loss since the exact bootstraps were merged; without y it
   # must name 'y'.
   bad(bayesian_bootstrap(x, loss = "quantile"), "y", "must be given"),
-  bad(pgbb_control(hidden = 0), "hidden", "positive whole"),
+  bad(pgbb_control(hidden = 0), "hidden", "whole numbers between 1 and 1e5"),
   bad(pgbb_control(lr_floor = 2), "lr_floor", "between 0 and 1"),
   bad(pgbb_control(learning_rate = 0), "learning_rate", "positive finite"),
-  bad(pgbb_control(orders = 1), "orders", ">= 2"),
+  bad(pgbb_control(orders = 1), "orders", "between 2 and 4096"),
   bad(pgbb_control(tau_weights = -1), "tau_weights", "non-negative"),
   bad(pgbb_control(optimizer = "lbfgs"), "optimizer", "one of \"adam\", \"sgd\""),
   bad(pgbb_reference(v ~ u, df, loss = "l1"), "loss", "one of"),
@@ -297,7 +302,29 @@ bad_input_cases <- list(
   bad(compare_private_fits(list(a = 1), truth = c(a = 1), level = 2), "level", "between 0 and 1"),
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), iterations = 1e12), "iterations", "between 2 and 1e\\+09"),
   bad(audit_privacy(mech, 0, 1, runs = 1e10), "runs", "between 20 and 1e\\+08"),
-  bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096")
+  bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096"),
+  # ---- issue 15: inputs that returned a plausible wrong answer without a word ----
+  bad(pgbb(y ~ x, d, weights = rep(1, 600), epsilon = 1, bounds = b, control = ctl), "weights", "not supported"),
+  bad(pgbb(y ~ x + offset(z), d, epsilon = 1, bounds = b, control = ctl), "formula", "offset"),
+  bad(pgbb(y ~ x, d, iterations = 50, epsilon = 1, bounds = b), "iterations", "pgbb_control\\(iterations"),
+  bad(pgbb(y ~ x, d, taus = 0.9, epsilon = 1, bounds = b), "taus", "did you mean 'tau'"),
+  bad(pgbb(y ~ x, d, method = "br", epsilon = 1, bounds = b), "method", "unknown argument"),
+  bad(pgbb(y ~ x, d, loss = "mean", epsilon = 1, bounds = b), "formula", "y ~ 1"),
+  bad(pgbb(y ~ x, d, loss = "huber", tau = 0.3, epsilon = 1, bounds = b), "tau", "only loss = \"quantile\""),
+  bad(pgbb(y ~ x, d, epsilon = 1, bounds = list(x = c(-1e300, 1e300), .response = c(-5, 8))), "x", "at most 1e150"),
+  bad(pgbb(y ~ x, d, epsilon = 1, bounds = list(x = c(0, 2), .response = c(-1e300, 1e300))), ".response", "at most 1e150"),
+  bad(pgbb(y ~ x, d, epsilon = 1, delta = 1e-300, bounds = b), "delta", "at least 1e-100"),
+  bad(pgbb(y ~ x, d, epsilon = 1e-300, bounds = b, control = ctl), "epsilon", "too small for these settings"),
+  bad(pgbb(y ~ x, d[1, ], epsilon = 1, bounds = b), "data", "too small for a private fit"),
+  bad(pgbb(y ~ x, d[1:5, ], epsilon = 1, bounds = b), "data", "too small for a private fit"),
+  bad(pgbb(y ~ x, d[1:25, ], epsilon = 1, bounds = b), "data", "fewer than 2 record"),
+  bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "quantile", epsilon = 1, delta = 1e-300, box = c(-9, 9), x_bounds = c(0, 2), y_bounds = c(-5, 8)), "delta", "at least 1e-100"),
+  bad(pgbb_fit(as.matrix(d["x"])[1:30, , drop = FALSE], d$y[1:30], loss = "quantile", epsilon = 1, box = c(-9, 9), x_bounds = c(0, 2), y_bounds = c(-5, 8)), "data", "too small"),
+  bad(pgbb_control(iterations = 1e12), "iterations", "between 1 and 2147483647"),
+  bad(pgbb_control(draws = 1e10), "draws", "between 1 and 1e\\+07"),
+  bad(pgbb_control(mc = 1e9), "mc", "between 1 and 10000"),
+  bad(pgbb_control(hidden = 1e12), "hidden", "between 1 and 1e5"),
+  bad(pgbb_control(orders = 2:1e5), "orders", "between 2 and 4096")
 )
 
 run_bad_case <- function(case) {

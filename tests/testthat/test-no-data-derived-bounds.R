@@ -265,7 +265,8 @@ source_allow_list <- list(
   allow("audit.R", "stats::quantile(c(s1, s0)", "audit_privacy: thresholds on released outputs"),
   allow("audit.R", "max(mean(dir * (s0 - t) > 0)", "audit_privacy: empirical rates on released outputs"),
   allow("audit.R", "log(max(tpr - delta, 1e-12)", "audit_privacy: empirical epsilon on released outputs"),
-  allow("pgbb.R", "yb %||% range(y)", "non-private generative bootstrap without bounds only: guarded by length(bounds) == 0L && !private (a private fit without .response bounds is an error)"),
+  allow("pgbb.R", "r <- range(X[, j])", ".data_ranges(): the non-private generative bootstrap without bounds only, called under length(bounds) == 0L && !private (a private fit without bounds is an error)"),
+  allow("pgbb.R", "else range(y)", ".data_ranges(): the response range of the same non-private path"),
   allow("reference.R", "stats::mad(y)", "pgbb_reference(): the non-private reference fit"),
   allow("reference.R", "stats::sd(y)", "pgbb_reference(): the non-private reference fit"),
   # -- C++: no data involved --

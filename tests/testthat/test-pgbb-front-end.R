@@ -1,0 +1,136 @@
+# The formula front end never returns a plausible wrong answer without a word
+# (issue 15): levels in any order are labelled by their own fit, the
+# non-private path without bounds fits the data, and options of other
+# packages' methods are errors, not silently ignored. The bad-input table in
+# test-bad-input.R holds the cases that must be errors.
+
+front_end_data <- function(n = 600, seed = 15) {
+  set.seed(seed)
+  d <- data.frame(x = runif(n, 0, 2), z = runif(n))
+  d$y <- 1 + 0.5 * d$x - 0.5 * d$z + rnorm(n)
+  d
+}
+front_end_bounds <- list(x = c(0, 2), z = c(0, 1), .response = c(-5, 8))
+tiny_control <- pgbb_control(iterations = 60, hidden = c(8, 8), draws = 100)
+
+test_that("quantile levels in any order are each labelled by their own fit (pgbb)", {
+  d <- front_end_data()
+  fits <- lapply(list(c(0.1, 0.5, 0.9), c(0.9, 0.1, 0.5), c(0.5, 0.9, 0.1)), function(tau) {
+    set.seed(99)
+    pgbb(y ~ x + z, d, tau = tau, epsilon = 2, bounds = front_end_bounds, control = tiny_control)
+  })
+  ref <- fits[[1L]]
+  for (f in fits[-1L]) {
+    expect_identical(dimnames(f$draws)[[3L]], as.character(f$tau))
+    # Same seed, same sorted training grid and weights: the same generator, so each
+    # level's draws are identical whatever order the levels were given in.
+    for (lv in c("0.1", "0.5", "0.9")) expect_identical(f$draws[, , lv], ref$draws[, , lv])
+    expect_equal(coef(f)[, c("0.1", "0.5", "0.9")], coef(ref))
+    td <- generics::tidy(f)
+    tr <- generics::tidy(ref)
+    expect_equal(td[order(td$tau, td$term), "estimate"], tr[order(tr$tau, tr$term), "estimate"])
+    p <- predict(f, d[1:3, ])
+    expect_equal(p[c("0.1", "0.5", "0.9")], predict(ref, d[1:3, ]))
+    set.seed(5); pd <- posterior_draws(f, 50, array = TRUE)
+    set.seed(5); pr <- posterior_draws(ref, 50, array = TRUE)
+    expect_identical(dimnames(pd)[[3L]], as.character(f$tau))
+    for (lv in c("0.1", "0.5", "0.9")) expect_identical(pd[, , lv], pr[, , lv])
+    s <- as.data.frame(summary(f))
+    expect_equal(s$estimate[s$tau == 0.9 & s$term == "(Intercept)"], coef(ref)["(Intercept)", "0.9"])
+  }
+  # The fit labelled 0.9 is the upper conditional quantile (the bug put the 0.1 fit there).
+  cf <- coef(fits[[2L]])
+  expect_gt(cf["(Intercept)", "0.9"], cf["(Intercept)", "0.1"])
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_invisible(plot(fits[[2L]]))
+})
+
+test_that("pgbb_fit keeps the user's level order and permutes tau_prob with it", {
+  set.seed(3)
+  x <- matrix(runif(400), ncol = 1, dimnames = list(NULL, "x"))
+  y <- drop(x) + rnorm(400)
+  run <- function(tau, tau_prob) {
+    set.seed(4)
+    pgbb_fit(x, y, loss = "quantile", tau = tau, tau_prob = tau_prob, sigma = 0, box = c(-9, 9),
+             x_bounds = c(0, 1), y_bounds = c(-5, 6), blocks = 10, rate = 1, iterations = 40,
+             hidden = 4, draws = 30, progress = FALSE)
+  }
+  a <- run(c(0.2, 0.8), c(0.9, 0.1))
+  b <- run(c(0.8, 0.2), c(0.1, 0.9))   # the same weights, given in the same level order
+  expect_identical(b$tau, c(0.8, 0.2))
+  expect_identical(b$tau_prob, c(0.1, 0.9))
+  expect_identical(a$generator$layers, b$generator$layers)
+  expect_identical(b$draws[, , "tau=0.8"], a$draws[, , "tau=0.8"])
+  expect_identical(dimnames(b$draws)[[3L]], c("tau=0.8", "tau=0.2"))
+  # Weights that do not follow their levels train a different generator.
+  c2 <- run(c(0.8, 0.2), c(0.9, 0.1))
+  expect_false(identical(a$generator$layers, c2$generator$layers))
+})
+
+test_that("a non-private fit without bounds fits the data, with the ranges taken from it", {
+  skip_if_not_slow()
+  d <- front_end_data(n = 2000)
+  set.seed(7)
+  expect_message(
+    fit <- pgbb(y ~ x + z, d, private = FALSE, tau = 0.5,
+                control = pgbb_control(iterations = 3000, hidden = c(32, 32), draws = 500)),
+    "taken from the data")
+  ref <- coef(quantreg::rq(y ~ x + z, tau = 0.5, data = d))
+  # The non-private generative blocked bootstrap centres on the smoothed quantile fit;
+  # rq's standard errors here are about 0.07 (slopes) and 0.06 (intercept), and the
+  # bug gave 3.5 for every coefficient. 0.1 is well inside two standard errors.
+  expect_lt(max(abs(coef(fit) - ref)), 0.1)
+  expect_output(print(fit), "taken from the data")
+  expect_true(fit$design$bounds_from_data)
+  # Without an intercept every column is scaled (the bug clipped all of them to 1).
+  set.seed(7)
+  fit0 <- suppressMessages(pgbb(y ~ 0 + x + z, d, private = FALSE, loss = "huber",
+                                control = pgbb_control(iterations = 3000, hidden = c(32, 32), draws = 500)))
+  ref0 <- stats::coef(stats::lm(y ~ 0 + x + z, d))
+  expect_lt(max(abs(coef(fit0)[1:2] - ref0)), 0.1)
+})
+
+test_that("a private fit still refuses to take bounds from the data", {
+  d <- front_end_data()
+  expect_error(pgbb(y ~ x, d, epsilon = 1, control = tiny_control), "'bounds' is missing")
+  expect_error(pgbb(y ~ x, d, epsilon = 1, bounds = list(.response = c(-5, 8)), control = tiny_control),
+               "no public bound for 'x'")
+})
+
+test_that("methods refuse arguments they would ignore, and fitted/residuals say why they are absent", {
+  d <- front_end_data()
+  set.seed(1)
+  fit <- pgbb(y ~ x + z, d, epsilon = 2, bounds = front_end_bounds, control = tiny_control)
+  expect_error(summary(fit, se = "nid"), "summary.pgbb\\(\\): unknown argument 'se'")
+  expect_error(predict(fit, d[1:2, ], type = "response"), "unknown argument 'type'")
+  expect_error(confint(fit, levle = 0.9), "unknown argument 'levle'")
+  expect_error(coef(fit, complete = TRUE), "unknown argument 'complete'")
+  expect_error(vcov(fit, 2), "unknown argument '\\(unnamed\\)'")
+  expect_error(posterior_draws(fit, 10, seed = 1), "unknown argument 'seed'")
+  expect_error(generics::tidy(fit, exponentiate = TRUE), "unknown argument 'exponentiate'")
+  expect_error(fitted(fit), "stores no records.*predict\\(fit, newdata")
+  expect_error(residuals(fit), "stores no records")
+  expect_error(resid(fit), "stores no records")
+  # The options the methods do have still work.
+  expect_equal(dim(confint(fit, level = 0.9)), c(3L, 2L))
+  expect_length(predict(fit, d[1:2, ]), 2L)
+})
+
+test_that("a generator that overflowed is an error, not a fit of NaN draws", {
+  expect_error(pgbb:::.check_trained_finite(matrix(c(1, NaN), 1), 1e93), "training diverged")
+  expect_error(pgbb:::.check_trained_finite(matrix(c(1, Inf), 1), 1), "not finite")
+  expect_true(pgbb:::.check_trained_finite(matrix(1:4, 2), 1))
+})
+
+test_that("the too-small-budget error says what would help, for either conversion", {
+  args <- list(delta = 1e-5, n = 1000, blocks = 10, clip = 1, rate = 0.1, iterations = 10)
+  e1 <- tryCatch(do.call(pgbb_sigma, c(list(epsilon = 1e-300), args)), error = conditionMessage)
+  expect_match(e1, "too small for these settings")
+  expect_match(e1, "Raise 'epsilon' or 'delta'")
+  # The default conversion is already "asoodeh": do not suggest it.
+  expect_no_match(e1, "conversion = \"asoodeh\"")
+  e2 <- tryCatch(do.call(pgbb_sigma, c(list(epsilon = 0.5, conversion = "mironov", orders = 2:3), args)),
+                 error = conditionMessage)
+  expect_match(e2, "conversion = \"asoodeh\"")
+})
