@@ -202,7 +202,8 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
       if (!length(cand)) return("")
       dist <- utils::adist(b, cand, ignore.case = TRUE)[1, ]
       j <- which.min(dist)
-      if (dist[j] <= max(2, nchar(b) %/% 3)) sprintf(" (did you mean '%s'?)", cand[j]) else ""
+      tol <- if (nchar(b) < 6L) 2L else nchar(b) %/% 3L   # edits allowed for a "did you mean"
+      if (dist[j] <= tol) sprintf(" (did you mean '%s'?)", cand[j]) else ""
     }, "")
     stop(sprintf("unknown argument%s in '...' of %s(): %s. '...' takes only %s.",
                  if (length(bad) > 1L) "s" else "", fun, paste0("'", bad, "'", hint, collapse = ", "),
@@ -289,6 +290,14 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                 private = FALSE))
   z <- pgbb_sigma(epsilon, delta, clip = 1, rate = rate, iterations = as.numeric(iterations) * M,
                   accountant = "plain", conversion = opts$conversion, orders = opts$orders)
+  # A multiplier this large is no calibration anyone wants: the Renyi orders cannot
+  # certify (epsilon, delta) at a moderate noise (e.g. delta = 1e-300 needs orders far
+  # beyond 256), and the chain is then pure noise (draws of order 1e95 were returned).
+  if (!is.finite(z) || z > 1e10)
+    .arg_fail("delta", sprintf(paste0("large enough (or 'orders' high enough) that the accountant ",
+                                      "certifies epsilon = %g with a usable noise: the noise ",
+                                      "multiplier sigma/C would be %.3g (delta = %g, largest order %g)"),
+                               epsilon, z, delta, utils::tail(sort(opts$orders), 1L)))
   # Independent check of the composed guarantee: sum the per-level RDP curves at the
   # sigmas actually used and convert once; it must meet the target.
   orders <- opts$orders

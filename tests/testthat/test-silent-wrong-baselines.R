@@ -188,3 +188,13 @@ test_that("bayesian_bootstrap() and blocked_bootstrap() label each tau by its ow
     expect_gt(mean(down$draws[, 1, "tau=0.9"]), mean(down$draws[, 1, "tau=0.1"]) + 1)
   }
 })
+
+test_that("dp_sgld() refuses a delta its accountant cannot certify at a usable noise", {
+  set.seed(113)
+  d <- data.frame(x = runif(200))
+  d$y <- 1 + d$x + rnorm(200)
+  # delta = 1e-300 gave a noise multiplier of ~4e94 and coefficients of order 1e95.
+  expect_error(dp_sgld(y ~ x, d, tau = 0.5, epsilon = 1, delta = 1e-300,
+                       bounds = list(x = c(0, 1), .response = c(-5, 5)), iterations = 20),
+               "^'delta' must be large enough .*noise multiplier sigma/C would be")
+})
