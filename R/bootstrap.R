@@ -27,7 +27,8 @@
 #' @param tau Quantile level(s) for `loss = "quantile"` (default 0.5). With
 #'   several levels every draw uses the same weights at all levels.
 #' @param partition Optional block ids (as from [block_partition()]); drawn afresh if `NULL`.
-#' @param ... Unused.
+#' @param ... Unused; any argument given here is an error (a misspelt setting would
+#'   otherwise be ignored).
 #' @param u Optional `draws` x `blocks` matrix of block weights to use instead of
 #'   fresh Dirichlet draws (e.g. the weights at which a generator was evaluated).
 #' @param bandwidth,huber_c,huber_kappa,scale Loss settings as in [pgbb_fit()].
@@ -53,6 +54,8 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
                               gamma = NULL, tau = NULL, partition = NULL, ..., u = NULL,
                               bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
                               start = NULL) {
+  .formula_dots_check(match.call(expand.dots = FALSE)$..., character(0), "blocked_bootstrap",
+                      names(formals(sys.function())))
   loss <- .match_boot_loss(loss)
   x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   n <- nrow(x)
@@ -94,6 +97,8 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
 bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = NULL, ...,
                                bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
                                start = NULL) {
+  .formula_dots_check(match.call(expand.dots = FALSE)$..., character(0), "bayesian_bootstrap",
+                      names(formals(sys.function())))
   loss <- .match_boot_loss(loss)
   x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   .check_count(draws, "draws")

@@ -7,12 +7,15 @@
   if (ncol(X) != 1L) .arg_fail("x", "a numeric vector")
   b <- .cr_bounds(bounds, 1L)
   lo <- b$lower; hi <- b$upper
+  clipped <- .cr_count_outside(X, b)
   xv <- pmin(pmax(X[, 1], lo), hi)
   n <- length(xv)
   if (n < 4) .arg_fail("x", "of length at least 4")
   if (estimator == "quantile") .check_open_unit(prob, "prob")
   krange <- { corners <- c(lo * lo, lo * hi, hi * hi); max(corners) - min(corners) }
-  list(x = xv, n = n, lower = lo, upper = hi, estimator = estimator, prob = prob,
+  if (estimator == "ustat_product" && !is.finite(krange))
+    .arg_fail("bounds", "narrow enough that the kernel range of x*y on them is finite (it overflows double precision)")
+  list(x = xv, n = n, clipped = clipped, lower = lo, upper = hi, estimator = estimator, prob = prob,
        # Global l2 sensitivity on data sets of size N (from the bounds only).
        sensitivity = switch(estimator,
          mean = function(N) (hi - lo) / N,
@@ -98,6 +101,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   estimator <- .match_arg(estimator)
   # B + 1 normals and B estimates are held at once.
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds)
+  .clip_message(sp$clipped, "x", "bounds", "cr_dette_graw()")
   B <- sp$B
   n <- sp$n
   m <- if (is.null(m)) as.integer(max(2, round(log(1 - 1 / B) / log(1 - 1 / n)))) else .check_count(m, "m", min = 2, max = n)
@@ -110,6 +114,9 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   Tb <- sp$tau(m) * (boot - theta_t)
   q <- stats::quantile(Tb, c(alpha / 2, 1 - alpha / 2), type = 1, names = FALSE)
   lower <- theta_t - q[2] / sp$tau(n); upper <- theta_t - q[1] / sp$tau(n)
+  if (!is.finite(lower) || !is.finite(upper))
+    .arg_fail("mu", "large enough that the noise scales of cr_dette_graw() are finite")
+  .cr_zero_radius_note(upper - lower, "cr_dette_graw")
   plan <- list(n = n, m = m, B = B, mode = "wr", kappa = NA_integer_, rho = NA_real_)
   spec <- list(name = estimator, names = sp$names, description = sp$description)
   obj <- .new_private_cr((lower + upper) / 2, (upper - lower) / 2 * sp$tau(n), sp$tau(n), alpha, plan,
@@ -167,6 +174,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
   cl <- match.call()
   estimator <- .match_arg(estimator)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
+  .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")
   B <- sp$B
   n <- sp$n
   # eps such that eps-DP implies (mu / sqrt 2)-GDP, shaded by 1e-12 against rounding.

@@ -26,7 +26,19 @@
       (strict && any(lo >= hi)) || any(lo > hi))
     .arg_fail(arg, if (strict) "finite with lower < upper in every coordinate" else
       "finite with lower <= upper in every coordinate")
+  # Every sensitivity is a multiple of the width (or of its square): a width that
+  # overflows (e.g. c(-1e308, 1e308)) would give an infinite noise scale and NaN.
+  if (any(!is.finite(hi - lo)))
+    .arg_fail(arg, "of finite width: upper - lower overflows double precision")
   list(lower = lo, upper = hi)
+}
+
+# Number of entries of the data matrix X outside the box b (what clipping moves).
+# Computed from the confidential data: for the analyst's message only, never stored.
+.cr_count_outside <- function(X, b) {
+  X <- as.matrix(X)
+  lo <- rep_len(b$lower, ncol(X)); hi <- rep_len(b$upper, ncol(X))
+  sum(vapply(seq_len(ncol(X)), function(k) sum(X[, k] < lo[k] | X[, k] > hi[k]), 0))
 }
 
 # Data outside the public bounds are clipped to them (the sensitivity is only
@@ -73,7 +85,8 @@
   b <- .cr_bounds(bounds, d, strict = !(name %in% c("ridge_logistic", "ridge_huber", "sgd_logistic", "sgd_huber")))
   # X is clipped to b inside the C++ glue while it is copied (one pass).
   spec <- list(name = name, kind = name, x = X, y = numeric(0), n = n, params = list(shift = 0),
-               tau = .tau_sqrt, transform = NULL, degenerate = FALSE, bounds = b)
+               tau = .tau_sqrt, transform = NULL, degenerate = FALSE, bounds = b,
+               clipped = .cr_count_outside(X, b))
   diam <- sqrt(sum((b$upper - b$lower)^2))
   if (name == "mean") {
     # Section 4, example 1: ||theta(D) - theta(D')|| <= ||upper - lower||_2 / N.
@@ -192,16 +205,19 @@
   sens <- estimator$sensitivity
   if (!is.function(sens)) .arg_fail("estimator$sensitivity", "a function N -> l2 global sensitivity on data sets of size N")
   X <- if (is.data.frame(x)) x else .as_data_matrix(x)
+  clipped <- 0
   if (!is.null(bounds)) {
     X <- .as_data_matrix(X)
-    X <- .clip_matrix(X, .cr_bounds(bounds, ncol(X)))
+    b <- .cr_bounds(bounds, ncol(X))
+    clipped <- .cr_count_outside(X, b)
+    X <- .clip_matrix(X, b)
   }
   n <- NROW(X)
   list(name = estimator$name %||% "user estimator", kind = "r", fun = fun, x = X, y = numeric(0), n = n,
        sensitivity = function(N) { s <- sens(N); .check_sens_value(s); s },
        tau = if (is.null(estimator$tau)) .tau_sqrt else .check_scale_fun(estimator$tau),
        transform = NULL, d = NA_integer_, description = "user-supplied estimator", names = NULL,
-       bounds = bounds)
+       bounds = bounds, clipped = clipped)
 }
 
 .check_scale_fun <- function(tau) {
@@ -225,7 +241,7 @@
     b <- .cr_bounds(bounds, 1L)
     xv <- X[, 1]   # clipped to b inside the C++ glue
     spec <- list(name = estimator, kind = estimator, x = xv, n = length(xv), d = 1L, bounds = b,
-                 params = list(lower = b$lower, upper = b$upper))
+                 params = list(lower = b$lower, upper = b$upper), clipped = .cr_count_outside(X, b))
     if (estimator == "quantile") {
       .check_open_unit(prob, "prob")
       C <- dots$C %||% (b$upper - b$lower)
@@ -246,11 +262,18 @@
   }
   if (!is.list(estimator) || !is.function(estimator$fun) || !is.function(estimator$smooth_sensitivity))
     .arg_fail("estimator", "\"quantile\", \"ustat_product\" or a list with functions 'fun' and 'smooth_sensitivity' (see ?cr_ss)")
-  X <- if (is.null(bounds)) x else .clip_matrix(.as_data_matrix(x), .cr_bounds(bounds, NCOL(x)))
+  clipped <- 0
+  X <- x
+  if (!is.null(bounds)) {
+    X <- .as_data_matrix(x)
+    b <- .cr_bounds(bounds, ncol(X))
+    clipped <- .cr_count_outside(X, b)
+    X <- .clip_matrix(X, b)
+  }
   if (is.matrix(X) && ncol(X) == 1L) X <- X[, 1]
   list(name = estimator$name %||% "user estimator", kind = "r", fun = estimator$fun,
        smooth_sensitivity = estimator$smooth_sensitivity, x = X, n = NROW(X), d = 1L,
        tau = if (is.null(estimator$tau)) .tau_sqrt else .check_scale_fun(estimator$tau),
        description = "user-supplied estimator with a declared beta-smooth sensitivity", names = NULL,
-       bounds = bounds, params = list())
+       bounds = bounds, params = list(), clipped = clipped)
 }

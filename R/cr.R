@@ -110,6 +110,33 @@
   invisible(TRUE)
 }
 
+# Sensitivities come from the declared bounds only; when they overflow (bounds so
+# wide that the width, its square or a kernel range is not a double) the release
+# would be NaN/Inf. That is the user's bounds (or, for a finite sensitivity, a budget
+# so small that the noise scale overflows), not something to pass on.
+.cr_check_noise_scales <- function(sens, noise, fun) {
+  if (any(!is.finite(sens)))
+    .arg_fail("bounds", sprintf(paste0("narrow enough that the sensitivity %s() computes from them is finite ",
+                                       "(the declared range overflows double precision)"), fun))
+  if (any(!is.finite(noise)))
+    .arg_fail("mu", sprintf("large enough that the noise scales of %s() are finite", fun))
+  invisible(TRUE)
+}
+
+# A zero radius is a legitimate release (the noisy quantile was not positive) but a
+# zero-width region covers nothing: say so. Only the released radius is used, so the
+# note is post-processing and costs no privacy.
+.cr_zero_radius_note <- function(q_tilde, fun) {
+  if (isTRUE(q_tilde <= 0))
+    warning(sprintf(paste0(
+      "%s(): the released radius is 0, a zero-width region that covers nothing. This happens when ",
+      "the noisy resampling quantile is not positive: when every resample statistic equals the ",
+      "full-data one (e.g. because the declared 'bounds' exclude the data, so that every record is ",
+      "clipped to the same value), or when the privacy noise is large relative to the quantile ",
+      "(small 'mu' or n)."), fun), call. = FALSE)
+  invisible(q_tilde)
+}
+
 .privacy_record <- function(mu, delta, n, guarantee, extra = list()) {
   ref <- 1 / n
   c(list(mu = mu, delta = delta, epsilon = gdp_epsilon(mu, ref), delta_dp = delta + ref, guarantee = guarantee), extra)
@@ -208,6 +235,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
   .check_open_unit(alpha, "alpha")
   if (missing(bounds)) bounds <- NULL
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
+  .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_gs()")
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   st <- .cr_gs_stats(spec, plan, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)
@@ -216,7 +244,9 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
   Dn <- spec$sensitivity(plan$n); Dm <- spec$sensitivity(plan$m)
   nu <- sqrt(2) * Dn / mu                                               # centre: mu/sqrt(2)-GDP
   sigma <- sqrt(2) * tau_m * (plan$kappa * Dm + Dn) / mu                # radius: mu/sqrt(2)-GDP
+  .cr_check_noise_scales(c(Dn, Dm), c(nu, sigma), "cr_gs")
   rel <- cpp_cr_gs_release(as.numeric(st$theta_hat), Q, nu, sigma, .rng_seed())
+  .cr_zero_radius_note(rel$q_tilde, "cr_gs")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-GS", spec,
                   .privacy_record(mu, 0, plan$n, "mu-GDP (Theorem 4.2), non-asymptotic"),
                   list(nu_n = nu, sigma_m = sigma, Delta_n = Dn, Delta_m = Dm, tau_m = tau_m), cl)
@@ -282,6 +312,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   dots <- list(...)
   .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")
   spec <- .cr_ss_spec(estimator, x, prob, bounds, dots)
+  .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_ss()")
   plan <- .cr_plan(spec$n, m, B, mode, rho)
   beta <- dots$beta %||% .cr_beta(mu, delta, plan$B, plan$rho, plan$kappa)   # eq. (6)
   if (is.null(dots$beta) && !(is.finite(beta) && beta > 0))
@@ -292,7 +323,9 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   tau_m <- spec$tau(plan$m); tau_n <- spec$tau(plan$n)
   Q <- tau_m * cpp_upper_quantile(st$dist, alpha)
   s <- st$ss_resample_max * expm1(plan$kappa * beta) / expm1(beta) + st$ss_full   # Lemma 5.5
+  .cr_check_noise_scales(c(st$ss_full, tau_m * s), c(st$ss_full, tau_m * s) / mu, "cr_ss")
   rel <- cpp_cr_ss_release(st$theta_hat, st$ss_full, beta, Q, tau_m * s, plan$kappa, mu, delta, .rng_seed())
+  .cr_zero_radius_note(rel$q_tilde, "cr_ss")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-SS", spec,
                   .privacy_record(mu, delta, plan$n, "(mu, delta)-GDP (Theorem 5.6), non-asymptotic"),
                   list(center_bound = rel$center_bound, radius_bound = rel$radius_bound, tau_m = tau_m), cl,

@@ -98,6 +98,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   if (inherits(x, "formula")) {
     # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
     if (method != "ridge_huber") .arg_fail("x", "a formula only for method = \"ridge_huber\"")
+    .formula_offset_check(.formula_terms_quiet(x, y), "dp_bootstrap")
     if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
     if (missing(bounds)) bounds <- NULL
     .check_open_unit(level, "level")
@@ -181,8 +182,12 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   .check_positive(tol, "tol")
   # Sensitivity of the exact minimiser, plus twice the certified solver error.
   L <- sqrt(huber_c^2 * p * bx^2 + (0.5 * (huber_c^2 + huber_kappa))^2)
+  if (!is.finite(L))
+    .arg_fail("bounds", "small enough that the gradient bound sqrt(huber_c^2 p B_x^2 + ...) is finite (it overflows double precision)")
   sens <- 2 * L / (n * lambda) + 2 * tol
   sigma_e <- .dpb_factor(B) * sens / mu
+  if (!is.finite(sigma_e))
+    .arg_fail("lambda", sprintf("large enough that the noise scale 2 L / (n lambda) / mu stays finite (lambda = %g)", lambda))
   xc <- pmin(pmax(x, -bx), bx)
   storage.mode(xc) <- "double"
   draws <- cpp_dpb_huber(xc, as.numeric(y), huber_c, huber_kappa, lambda, tol, as.integer(B),
@@ -219,6 +224,8 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
       !(bounds[1] < bounds[2]))
     .arg_fail("bounds", "two finite numbers c(a, b) with a < b (the public range of the data) for method \"mean\"")
   ab <- as.numeric(bounds)
+  if (!is.finite(diff(ab)^2))
+    .arg_fail("bounds", "of finite width: (upper - lower)^2 overflows double precision")
   sens <- diff(ab) / n
   sigma_e <- .dpb_factor(B) * sens / mu
   v <- cpp_dpb_mean(x, ab[1], ab[2], as.integer(B), sigma_e, .rng_seed())
@@ -256,7 +263,12 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
     prob <- tabulate(findInterval(v, grid, all.inside = TRUE), grid_size)
     return(list(grid = grid, prob = prob / sum(prob), mean = mean(v), sd = stats::sd(v)))
   }
-  Q <- stats::poly(grid, degree = min(degree, grid_size - 1L))
+  Q <- tryCatch(stats::poly(grid, degree = min(degree, grid_size - 1L)), error = function(e) NULL)
+  # The orthonormal basis depends on the grid only up to an affine map; for a grid
+  # of huge values (public bounds like c(-1e100, 1e100)) the raw powers overflow, so
+  # build it on the grid mapped to [0, 1] (same basis, no overflow).
+  if (is.null(Q) || anyNA(Q) || any(!is.finite(Q)))
+    Q <- stats::poly((grid - lo) / (hi - lo), degree = min(degree, grid_size - 1L))
   P <- stats::dnorm(outer(v, grid, "-"), sd = sigma)  # B x m likelihood of each grid point
   nB <- length(v)
   gfun <- function(a) {

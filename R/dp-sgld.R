@@ -106,7 +106,15 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (missing(bounds) || is.null(bounds))
     .arg_fail("bounds", "given: the public range of every variable, e.g. bounds = list(x = c(0, 10), .response = c(0, 1))")
   .check_bounds_list(bounds)
-  opts <- .sgld_options(list(...))
+  # Names first, unevaluated: `subset` is evaluated by model.frame() in the data, so
+  # list(...) would evaluate it in the caller's frame (wrongly, or not at all).
+  dx <- match.call(expand.dots = FALSE)$...
+  dn <- names(dx) %||% rep("", length(dx))
+  .formula_dots_check(dx, c("subset", "na.action", "huber_c", "huber_kappa", "bandwidth", "scale",
+                            "conversion", "orders"), "dp_sgld", names(formals(sys.function())))
+  dvals <- list()
+  for (i in which(!dn %in% c("subset", "na.action"))) dvals[[dn[i]]] <- ...elt(i)
+  opts <- .sgld_options(dvals)
   .check_positive(omega, "omega")
   .check_count(iterations, "iterations", min = 2, max = 1e9)
   if (private) .check_open_unit(rate, "rate") else
@@ -122,6 +130,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (!is.null(clip)) .check_positive(clip, "clip", allow_inf = !private)
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  .formula_offset_check(frame$mt, "dp_sgld")
   if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
     .arg_fail("formula", "an intercept-only formula such as y ~ 1 for loss = \"mean\"")
   design <- .pgbb_design(frame, bounds, loss, private = TRUE)
@@ -166,6 +175,52 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   .new_dp_sgld(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
                list(omega = omega, iterations = iterations, rate = rate, step = step,
                     decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept))
+}
+
+# The `...` of a formula front end: model.frame()'s `subset` and `na.action` and
+# the documented settings only. Anything else (a misspelt argument, `weights`,
+# `offset`) used to vanish into `...` and the fit ran as if it had not been given.
+# `dots` is the unevaluated `...` (match.call(expand.dots = FALSE)$...), `known`
+# every argument name of `fun` (for the "did you mean" hint).
+.formula_dots_check <- function(dots, allowed, fun, known = character(0)) {
+  if (!length(dots)) return(invisible(TRUE))
+  dn <- names(dots)
+  if (is.null(dn) || any(!nzchar(dn)))
+    stop(if (length(allowed)) sprintf("every argument of %s() passed in '...' must be named (one of %s).", fun,
+                                      paste(allowed, collapse = ", "))
+         else sprintf("%s() got an unnamed argument in '...', which is unused: name every argument.", fun),
+         call. = FALSE)
+  for (w in intersect(dn, c("weights", "offset")))
+    stop(sprintf(paste0("%s() does not support %s: every record enters the fit with weight one ",
+                        "and no offset. Remove '%s'%s."),
+                 fun, if (w == "weights") "case weights ('weights')" else "an offset ('offset')", w,
+                 if (w == "offset") " (and any offset() term in the formula)" else ""), call. = FALSE)
+  bad <- setdiff(dn, allowed)
+  if (length(bad)) {
+    cand <- setdiff(unique(c(allowed, known)), "...")
+    hint <- vapply(bad, function(b) {
+      if (!length(cand)) return("")
+      dist <- utils::adist(b, cand, ignore.case = TRUE)[1, ]
+      j <- which.min(dist)
+      tol <- if (nchar(b) < 6L) 2L else nchar(b) %/% 3L   # edits allowed for a "did you mean"
+      if (dist[j] <= tol) sprintf(" (did you mean '%s'?)", cand[j]) else ""
+    }, "")
+    stop(sprintf("unknown argument%s in '...' of %s(): %s. '...' takes only %s.",
+                 if (length(bad) > 1L) "s" else "", fun, paste0("'", bad, "'", hint, collapse = ", "),
+                 if (length(allowed)) paste(allowed, collapse = ", ") else "nothing (it is unused)"),
+         call. = FALSE)
+  }
+  invisible(TRUE)
+}
+
+# An offset() term is dropped by model.matrix(): the fit would silently be of the
+# model without it.
+.formula_offset_check <- function(mt, fun) {
+  if (!is.null(attr(mt, "offset")))
+    stop(sprintf(paste0("%s() does not support offset() terms in the formula: they would be dropped ",
+                        "and the model fitted without the offset. Remove the offset() term ",
+                        "(e.g. subtract it from the response)."), fun), call. = FALSE)
+  invisible(TRUE)
 }
 
 .sgld_options <- function(dots) {
@@ -235,6 +290,14 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                 private = FALSE))
   z <- pgbb_sigma(epsilon, delta, clip = 1, rate = rate, iterations = as.numeric(iterations) * M,
                   accountant = "plain", conversion = opts$conversion, orders = opts$orders)
+  # A multiplier this large is no calibration anyone wants: the Renyi orders cannot
+  # certify (epsilon, delta) at a moderate noise (e.g. delta = 1e-300 needs orders far
+  # beyond 256), and the chain is then pure noise (draws of order 1e95 were returned).
+  if (!is.finite(z) || z > 1e10)
+    .arg_fail("delta", sprintf(paste0("large enough (or 'orders' high enough) that the accountant ",
+                                      "certifies epsilon = %g with a usable noise: the noise ",
+                                      "multiplier sigma/C would be %.3g (delta = %g, largest order %g)"),
+                               epsilon, z, delta, utils::tail(sort(opts$orders), 1L)))
   # Independent check of the composed guarantee: sum the per-level RDP curves at the
   # sigmas actually used and convert once; it must meet the target.
   orders <- opts$orders

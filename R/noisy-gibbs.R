@@ -149,6 +149,7 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   if (inherits(x, "formula")) {
     # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
     if (family != "linear") .arg_fail("x", "a formula only for family = \"linear\"")
+    .formula_offset_check(.formula_terms_quiet(x, y), "noisy_gibbs")
     if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
     if (missing(bounds)) bounds <- NULL
     return(.ng_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, cl,
@@ -202,6 +203,10 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   if (!is.numeric(bounds) || length(bounds) != 2L || anyNA(bounds) || any(!is.finite(bounds)) ||
       !(bounds[1] < bounds[2]))
     .arg_fail("bounds", "two finite numbers c(lower, upper) with lower < upper (the public range of the data)")
+  # The sensitivity is the width and the default prior variance its square: both
+  # must be doubles (c(-1e300, 1e300) gave a NaN prior and a misleading error).
+  if (!is.finite((bounds[2] - bounds[1])^2))
+    .arg_fail("bounds", "of finite width: (upper - lower)^2 overflows double precision")
   if (family == "exponential" && bounds[1] < 0)
     .arg_fail("bounds", "inside [0, Inf) for the exponential family (c(lower, upper) with lower >= 0)")
   as.numeric(bounds)
@@ -334,6 +339,8 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
 
   # Calibration: budget split (SM S3.2), one Gaussian mechanism per release.
   sens <- .ng_linear_sensitivity(n, p, b[["x"]], b[["y"]])
+  if (any(!is.finite(sens)))
+    .arg_fail("bounds", "small enough that the sensitivities (B_x^4, B_y^4, ...) are finite: they overflow double precision")
   eps_i <- epsilon * split
   del_i <- delta * split
   q <- p * (p + 1) / 2
@@ -390,4 +397,10 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
                     min(ess), nrow(draws), names(ess)[which.min(ess)],
                     10 * schedule[["iterations"]]), call. = FALSE)
   ess
+}
+
+# Terms of a formula front end's formula (for the offset check), or NULL when they
+# cannot be built here (the model frame then reports the problem).
+.formula_terms_quiet <- function(formula, data) {
+  tryCatch(stats::terms(formula, data = if (is.data.frame(data)) data), error = function(e) NULL)
 }

@@ -29,9 +29,14 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
                            tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
                            large_n = 1e5) {
   cl <- match.call()
+  # `...` goes to model.frame() (subset, na.action) and nowhere else: a misspelt
+  # setting, `weights` or `offset` would otherwise be ignored silently.
+  .formula_dots_check(match.call(expand.dots = FALSE)$..., c("subset", "na.action"), "pgbb_reference",
+                      names(formals(sys.function())))
   loss <- .match_arg(loss)
   .check_open_unit(level, "level")
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  .formula_offset_check(frame$mt, "pgbb_reference")
   X <- frame$X; y <- frame$y
   res <- switch(loss,
     quantile = { .check_tau_levels(tau); .reference_quantile(X, y, tau, level, large_n) },
