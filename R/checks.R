@@ -78,3 +78,62 @@
   nm <- if (is.null(nms) || nms[1L] == "") "(unnamed)" else nms[1L]
   stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", fun, nm), call. = FALSE)
 }
+
+# The `...` of a formula front end: model.frame()'s `subset` and `na.action` and
+# the documented settings only. Anything else (a misspelt argument, `weights`,
+# `offset`) used to vanish into `...` and the fit ran as if it had not been given.
+# `dots` is the unevaluated `...` (match.call(expand.dots = FALSE)$...), `known`
+# every argument name of `fun` and `control_fun` the function whose settings
+# belong in `control =` (both for the "did you mean" hint).
+.formula_dots_check <- function(dots, allowed, fun, known = character(0), control_fun = NULL) {
+  if (!length(dots)) return(invisible(TRUE))
+  dn <- names(dots)
+  if (is.null(dn) || any(!nzchar(dn)))
+    stop(if (length(allowed)) sprintf("every argument of %s() passed in '...' must be named (one of %s).", fun,
+                                      paste(allowed, collapse = ", "))
+         else sprintf("%s() got an unnamed argument in '...', which is unused: name every argument.", fun),
+         call. = FALSE)
+  for (w in intersect(dn, c("weights", "offset")))
+    stop(sprintf(paste0("%s() does not support %s: every record enters the fit with weight one ",
+                        "and no offset. Remove '%s'%s."),
+                 fun, if (w == "weights") "case weights ('weights')" else "an offset ('offset')", w,
+                 if (w == "offset") " (and any offset() term in the formula)" else ""), call. = FALSE)
+  bad <- setdiff(dn, allowed)
+  if (length(bad)) {
+    ctrl <- if (is.null(control_fun)) character(0) else names(formals(get(control_fun, mode = "function")))
+    cand <- setdiff(unique(c(allowed, known, ctrl)), "...")
+    hint <- vapply(bad, function(b) {
+      if (b %in% ctrl) return(sprintf(" (a setting of %s(): use control = %s(%s = ...))", control_fun, control_fun, b))
+      if (!length(cand)) return("")
+      dist <- utils::adist(b, cand, ignore.case = TRUE)[1, ]
+      j <- which.min(dist)
+      tol <- if (nchar(b) < 6L) 2L else nchar(b) %/% 3L   # edits allowed for a "did you mean"
+      if (dist[j] > tol) return("")
+      if (cand[j] %in% ctrl) sprintf(" (did you mean %s(%s = ...)?)", control_fun, cand[j])
+      else sprintf(" (did you mean '%s'?)", cand[j])
+    }, "")
+    stop(sprintf("unknown argument%s in '...' of %s(): %s. '...' takes only %s.",
+                 if (length(bad) > 1L) "s" else "", fun, paste0("'", bad, "'", hint, collapse = ", "),
+                 if (length(allowed)) paste(allowed, collapse = ", ") else "nothing (it is unused)"),
+         call. = FALSE)
+  }
+  invisible(TRUE)
+}
+
+# An offset() term is dropped by model.matrix(): the fit would silently be of the
+# model without it.
+.formula_offset_check <- function(mt, fun) {
+  if (!is.null(attr(mt, "offset")))
+    stop(sprintf(paste0("'formula' has an offset() term, which %s() does not support: it would be dropped ",
+                        "and the model fitted without the offset. Remove the offset() term ",
+                        "(e.g. subtract it from the response)."), fun), call. = FALSE)
+  invisible(TRUE)
+}
+
+# `tau` is a quantile level: given with another loss it would be ignored.
+.check_tau_for_loss <- function(tau, loss, tau_missing) {
+  if (loss == "quantile") return(.check_tau_levels(tau))
+  if (!tau_missing)
+    .arg_fail("tau", sprintf("left unset for loss = \"%s\" (only loss = \"quantile\" has levels)", loss))
+  invisible(NULL)
+}

@@ -102,7 +102,8 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget; Inf for a non-private chain)")
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   private <- is.finite(epsilon)
-  if (loss == "quantile") .check_tau_levels(tau) else tau <- NULL
+  .check_tau_for_loss(tau, loss, missing(tau))
+  if (loss != "quantile") tau <- NULL
   if (missing(bounds) || is.null(bounds))
     .arg_fail("bounds", "given: the public range of every variable, e.g. bounds = list(x = c(0, 10), .response = c(0, 1))")
   .check_bounds_list(bounds)
@@ -175,52 +176,6 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   .new_dp_sgld(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
                list(omega = omega, iterations = iterations, rate = rate, step = step,
                     decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept))
-}
-
-# The `...` of a formula front end: model.frame()'s `subset` and `na.action` and
-# the documented settings only. Anything else (a misspelt argument, `weights`,
-# `offset`) used to vanish into `...` and the fit ran as if it had not been given.
-# `dots` is the unevaluated `...` (match.call(expand.dots = FALSE)$...), `known`
-# every argument name of `fun` (for the "did you mean" hint).
-.formula_dots_check <- function(dots, allowed, fun, known = character(0)) {
-  if (!length(dots)) return(invisible(TRUE))
-  dn <- names(dots)
-  if (is.null(dn) || any(!nzchar(dn)))
-    stop(if (length(allowed)) sprintf("every argument of %s() passed in '...' must be named (one of %s).", fun,
-                                      paste(allowed, collapse = ", "))
-         else sprintf("%s() got an unnamed argument in '...', which is unused: name every argument.", fun),
-         call. = FALSE)
-  for (w in intersect(dn, c("weights", "offset")))
-    stop(sprintf(paste0("%s() does not support %s: every record enters the fit with weight one ",
-                        "and no offset. Remove '%s'%s."),
-                 fun, if (w == "weights") "case weights ('weights')" else "an offset ('offset')", w,
-                 if (w == "offset") " (and any offset() term in the formula)" else ""), call. = FALSE)
-  bad <- setdiff(dn, allowed)
-  if (length(bad)) {
-    cand <- setdiff(unique(c(allowed, known)), "...")
-    hint <- vapply(bad, function(b) {
-      if (!length(cand)) return("")
-      dist <- utils::adist(b, cand, ignore.case = TRUE)[1, ]
-      j <- which.min(dist)
-      tol <- if (nchar(b) < 6L) 2L else nchar(b) %/% 3L   # edits allowed for a "did you mean"
-      if (dist[j] <= tol) sprintf(" (did you mean '%s'?)", cand[j]) else ""
-    }, "")
-    stop(sprintf("unknown argument%s in '...' of %s(): %s. '...' takes only %s.",
-                 if (length(bad) > 1L) "s" else "", fun, paste0("'", bad, "'", hint, collapse = ", "),
-                 if (length(allowed)) paste(allowed, collapse = ", ") else "nothing (it is unused)"),
-         call. = FALSE)
-  }
-  invisible(TRUE)
-}
-
-# An offset() term is dropped by model.matrix(): the fit would silently be of the
-# model without it.
-.formula_offset_check <- function(mt, fun) {
-  if (!is.null(attr(mt, "offset")))
-    stop(sprintf(paste0("%s() does not support offset() terms in the formula: they would be dropped ",
-                        "and the model fitted without the offset. Remove the offset() term ",
-                        "(e.g. subtract it from the response)."), fun), call. = FALSE)
-  invisible(TRUE)
 }
 
 .sgld_options <- function(dots) {

@@ -70,7 +70,8 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  epsilon, delta = NULL, bounds, ..., control = pgbb_control(),
                  private = TRUE, progress = interactive()) {
   cl <- match.call()
-  .check_formula_dots(cl, "pgbb", control_fun = "pgbb_control")
+  .formula_dots_check(match.call(expand.dots = FALSE)$..., .formula_dots, "pgbb",
+                      names(formals(sys.function())), control_fun = "pgbb_control")
   loss <- .match_arg(loss)
   if (!inherits(control, "pgbb_control")) .arg_fail("control", "an object made by pgbb_control()")
   .check_flag(private, "private")
@@ -82,13 +83,8 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   }
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   if (!is.finite(epsilon)) private <- FALSE
-  if (loss == "quantile") {
-    .check_tau_levels(tau)
-  } else {
-    if (!missing(tau))
-      .arg_fail("tau", sprintf("left unset for loss = \"%s\" (only loss = \"quantile\" has levels)", loss))
-    tau <- NULL
-  }
+  .check_tau_for_loss(tau, loss, missing(tau))
+  if (loss != "quantile") tau <- NULL
   if (missing(bounds)) bounds <- NULL
   if (private && is.null(bounds))
     stop("'bounds' is missing: a private fit needs the public range of every variable, ",
@@ -114,48 +110,12 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
 }
 
-# Arguments that reach pgbb()'s `...` go to model.frame(), which takes only
-# `subset` and `na.action` here. Anything else would be dropped without a word
-# (a misspelled `taus`, `iterations` meant for the control object, lm()'s
-# `weights`), so it is an error that names it and, where one is close, the
-# argument the user probably meant.
+# `...` goes to model.frame(), which takes only these here.
 .formula_dots <- c("subset", "na.action")
-
-.check_formula_dots <- function(cl, fun, control_fun = NULL) {
-  nms <- names(cl)[-1L]
-  if (is.null(nms)) nms <- rep("", length(cl) - 1L)
-  own <- names(formals(get(fun, mode = "function")))
-  # match.call() has already named every argument matched to a formal.
-  extra <- nms[!nms %in% c(own, .formula_dots)]
-  if (!length(extra)) return(invisible(TRUE))
-  if (any(extra == ""))
-    stop(sprintf("%s(): an unnamed argument is not used; name every argument after 'data'.", fun),
-         call. = FALSE)
-  a <- extra[1L]
-  if (a == "weights")
-    stop(sprintf(paste0("%s(): case weights ('weights') are not supported: a private fit gives every ",
-                        "record the same bounded influence, and weights would change it."), fun),
-         call. = FALSE)
-  hint <- ""
-  ctrl <- if (is.null(control_fun)) character(0) else names(formals(get(control_fun, mode = "function")))
-  if (a %in% ctrl) {
-    hint <- sprintf("; it is a setting of %s(): use control = %s(%s = ...)", control_fun, control_fun, a)
-  } else {
-    cand <- setdiff(c(own, .formula_dots, ctrl), "...")
-    dist <- utils::adist(a, cand, ignore.case = TRUE)[1L, ]
-    if (min(dist) <= max(1, floor(nchar(a) / 3))) {
-      best <- cand[which.min(dist)]
-      hint <- if (best %in% ctrl) sprintf("; did you mean %s(%s = ...)?", control_fun, best)
-              else sprintf("; did you mean '%s'?", best)
-    }
-  }
-  stop(sprintf("%s(): unknown argument '%s'%s", fun, a, hint), call. = FALSE)
-}
 
 # The model must be one the loss fits, and everything in it must be used.
 .check_model_for_loss <- function(frame, loss) {
-  if (!is.null(stats::model.offset(frame$mf)) || !is.null(attr(frame$mt, "offset")))
-    .arg_fail("formula", "free of offset() terms: the private fit does not support offsets")
+  .formula_offset_check(frame$mt, "pgbb")
   if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
     .arg_fail("formula", "y ~ 1 for loss = \"mean\" (a mean has no covariates; they would be ignored)")
   invisible(TRUE)

@@ -34,6 +34,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   .formula_dots_check(match.call(expand.dots = FALSE)$..., c("subset", "na.action"), "pgbb_reference",
                       names(formals(sys.function())))
   loss <- .match_arg(loss)
+  .check_tau_for_loss(tau, loss, missing(tau))
   .check_open_unit(level, "level")
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
   .formula_offset_check(frame$mt, "pgbb_reference")

@@ -304,10 +304,11 @@ bad_input_cases <- list(
   bad(audit_privacy(mech, 0, 1, runs = 1e10), "runs", "between 20 and 1e\\+08"),
   bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096"),
   # ---- issue 15: inputs that returned a plausible wrong answer without a word ----
-  bad(pgbb(y ~ x, d, weights = rep(1, 600), epsilon = 1, bounds = b, control = ctl), "weights", "not supported"),
+  bad(pgbb(y ~ x, d, weights = rep(1, 600), epsilon = 1, bounds = b, control = ctl), "weights", "does not support case weights"),
   bad(pgbb(y ~ x + offset(z), d, epsilon = 1, bounds = b, control = ctl), "formula", "offset"),
-  bad(pgbb(y ~ x, d, iterations = 50, epsilon = 1, bounds = b), "iterations", "pgbb_control\\(iterations"),
+  bad(pgbb(y ~ x, d, iterations = 50, epsilon = 1, bounds = b), "iterations", "use control = pgbb_control\\(iterations"),
   bad(pgbb(y ~ x, d, taus = 0.9, epsilon = 1, bounds = b), "taus", "did you mean 'tau'"),
+  bad(pgbb(y ~ x, d, iteration = 9, epsilon = 1, bounds = b), "iteration", "did you mean pgbb_control\\(iterations"),
   bad(pgbb(y ~ x, d, method = "br", epsilon = 1, bounds = b), "method", "unknown argument"),
   bad(pgbb(y ~ x, d, loss = "mean", epsilon = 1, bounds = b), "formula", "y ~ 1"),
   bad(pgbb(y ~ x, d, loss = "huber", tau = 0.3, epsilon = 1, bounds = b), "tau", "only loss = \"quantile\""),
@@ -320,6 +321,8 @@ bad_input_cases <- list(
   bad(pgbb(y ~ x, d[1:25, ], epsilon = 1, bounds = b), "data", "fewer than 2 record"),
   bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "quantile", epsilon = 1, delta = 1e-300, box = c(-9, 9), x_bounds = c(0, 2), y_bounds = c(-5, 8)), "delta", "at least 1e-100"),
   bad(pgbb_fit(as.matrix(d["x"])[1:30, , drop = FALSE], d$y[1:30], loss = "quantile", epsilon = 1, box = c(-9, 9), x_bounds = c(0, 2), y_bounds = c(-5, 8)), "data", "too small"),
+  bad(dp_sgld(y ~ x, d, loss = "huber", tau = 0.3, epsilon = 1, bounds = b), "tau", "only loss = \"quantile\""),
+  bad(pgbb_reference(y ~ x, d, loss = "mean", tau = 0.3), "tau", "only loss = \"quantile\""),
   bad(pgbb_control(iterations = 1e12), "iterations", "between 1 and 2147483647"),
   bad(pgbb_control(draws = 1e10), "draws", "between 1 and 1e\\+07"),
   bad(pgbb_control(mc = 1e9), "mc", "between 1 and 10000"),
@@ -479,8 +482,8 @@ test_that("no internal helper is defined twice across R/ (the later file silentl
 
 test_that("cr_gs gives the SGD step exponent 'a' to the estimator, not to 'alpha' (partial matching)", {
   env <- bad_input_env
-  fit <- function(...) { set.seed(8); cr_gs(env$X, "sgd_logistic", y = env$yb, lambda = 1, radius = 2, mu = 2,
-                                            bounds = c(-1, 1), B = 20, ...) }
+  fit <- function(...) { set.seed(8); quiet_zero_radius(cr_gs(env$X, "sgd_logistic", y = env$yb, lambda = 1,
+                                                              radius = 2, mu = 2, bounds = c(-1, 1), B = 20, ...)) }
   a6 <- fit(a = 0.6)
   a9 <- fit(a = 0.9)
   expect_equal(a6$level, 0.9)                       # alpha keeps its default

@@ -13,13 +13,13 @@ test_that("misspelt estimator parameters in '...' are errors naming them", {
                "'Beta'.*beta, C, degenerate")
   # Documented names still pass (they reach the estimator).
   set.seed(1)
-  expect_s3_class(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), beta = 0.01, B = 20),
-                  "private_cr")
+  expect_s3_class(quiet_zero_radius(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1),
+                                          beta = 0.01, B = 20)), "private_cr")
   # `a` (the SGD exponent, a prefix of `alpha`) is still routed to the estimator.
   y <- as.numeric(x01 > 0.5)
   set.seed(2)
-  expect_s3_class(cr_gs(x01, "sgd_logistic", y = y, lambda = 1, radius = 5, mu = 1, bounds = c(0, 1),
-                        B = 20, a = 0.6), "private_cr")
+  expect_s3_class(quiet_zero_radius(cr_gs(x01, "sgd_logistic", y = y, lambda = 1, radius = 5, mu = 1,
+                                          bounds = c(0, 1), B = 20, a = 0.6)), "private_cr")
 })
 
 test_that("requests beyond 2^28 values are refused with a clear message; below it they pass", {

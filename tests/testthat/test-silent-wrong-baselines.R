@@ -93,7 +93,7 @@ test_that("pgbb_reference() rejects unknown '...' arguments, weights and offset(
   expect_error(pgbb_reference(y ~ x, d, huber_k = 1, loss = "huber"),
                "'huber_k' \\(did you mean 'huber_c'\\?\\)")
   expect_error(pgbb_reference(y ~ x, d, weights = z), "pgbb_reference\\(\\) does not support case weights")
-  expect_error(pgbb_reference(y ~ x + offset(z), d), "pgbb_reference\\(\\) does not support offset\\(\\) terms")
+  expect_error(pgbb_reference(y ~ x + offset(z), d), "offset\\(\\) term, which pgbb_reference\\(\\) does not support")
   # subset still reaches model.frame().
   expect_equal(pgbb_reference(y ~ x, d, subset = x > 0.5)$n, sum(d$x > 0.5))
 })
@@ -107,7 +107,7 @@ test_that("dp_sgld() rejects weights, offset() terms and misspelt settings, and 
   # weights = z used to fail with "object 'z' not found" (list(...) evaluated it).
   expect_error(run(weights = z), "dp_sgld\\(\\) does not support case weights")
   expect_error(dp_sgld(y ~ x + offset(z), d, tau = 0.5, epsilon = Inf, bounds = b, iterations = 20),
-               "dp_sgld\\(\\) does not support offset\\(\\) terms")
+               "offset\\(\\) term, which dp_sgld\\(\\) does not support")
   expect_error(run(bandwith = 0.2), "'bandwith' \\(did you mean 'bandwidth'\\?\\)")
   expect_error(run(iteratons = 5), "'iteratons' \\(did you mean 'iterations'\\?\\)")
   # `subset` refers to a column of `data`; no `x` exists where dp_sgld() is called.
@@ -124,9 +124,9 @@ test_that("noisy_gibbs() and dp_bootstrap() formula interfaces reject offset() t
   d$y <- 1 + d$x + rnorm(100)
   b <- list(x = c(0, 1), z = c(0, 1), .response = c(-5, 5))
   expect_error(noisy_gibbs(y ~ x + offset(z), d, family = "linear", epsilon = 1, bounds = b, iterations = 50),
-               "noisy_gibbs\\(\\) does not support offset\\(\\) terms")
+               "offset\\(\\) term, which noisy_gibbs\\(\\) does not support")
   expect_error(dp_bootstrap(y ~ x + offset(z), d, epsilon = 1, bounds = b, B = 3),
-               "dp_bootstrap\\(\\) does not support offset\\(\\) terms")
+               "offset\\(\\) term, which dp_bootstrap\\(\\) does not support")
 })
 
 test_that("bayesian_bootstrap() and blocked_bootstrap() reject arguments their '...' would drop", {
