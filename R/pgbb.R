@@ -42,15 +42,27 @@
 #'   (Huber regression with scale, Section 5.1), `"mean"` (clipped Gaussian
 #'   likelihood for a mean, Section 5.2) or `"logistic"`.
 #' @param tau Quantile level(s) for `loss = "quantile"`. Several levels train one
-#'   joint generator \eqn{G(u, \tau)} under one budget (Section 2.5).
+#'   joint generator \eqn{G(u, \tau)} under one budget (Section 2.5); they may be
+#'   given in any order, and every output keeps that order, labelled by level.
+#'   Giving `tau` with another loss is an error.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}; `Inf` fits the non-private
 #'   generative blocked bootstrap (as `private = FALSE`).
 #' @param delta Privacy parameter \eqn{\delta}; default `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
-#' @param ... Passed on to [stats::model.frame()] (`subset`, `na.action`).
+#' @param ... `subset` and `na.action`, passed on to [stats::model.frame()].
+#'   Any other argument is an error that names it (settings of the trainer
+#'   belong in `control = pgbb_control()`); case weights and `offset()` terms
+#'   are not supported by the private fit and are errors too.
 #' @param control A [pgbb_control()] object.
-#' @param private `FALSE` for the non-private generative blocked bootstrap.
+#' @param private `FALSE` for the non-private generative blocked bootstrap. Only
+#'   then may `bounds` be omitted: the ranges are taken from the data (with a
+#'   message), which is acceptable only because nothing is released privately.
 #' @param progress Show a progress bar (default: when interactive).
+#' @section Data too small:
+#' A private fit needs at least 2 records per block (n >= 2 S); otherwise
+#' `pgbb()` stops and says so. `fitted()` and `residuals()` are errors: a fit
+#' keeps no records; use `predict(fit, newdata)`.
+#'
 #' @return An object of class `pgbb`, with methods `print`, `summary`, `coef`,
 #'   `confint`, `vcov`, `nobs`, `predict`, `simulate`, `plot`,
 #'   [posterior_draws()] and `generics::tidy`.

@@ -79,7 +79,9 @@
 #'   coordinate, or a `d` x 2 matrix (for `"huber"`, `d = p + 1` and the last
 #'   row bounds the scale).
 #' @param tau Quantile level(s) for `loss = "quantile"` (default 0.5); several
-#'   levels train one joint generator \eqn{G(u, \tau)} under one budget.
+#'   levels train one joint generator \eqn{G(u, \tau)} under one budget. Any
+#'   order: the fit keeps it (`tau_prob` follows the same order), and the
+#'   generator is trained on the sorted grid, so the order changes no result.
 #' @param blocks Number of blocks `S`.
 #' @param gamma Dirichlet concentration of the block weights; default
 #'   [gamma_star()]`(n, blocks)`.

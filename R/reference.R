@@ -11,6 +11,10 @@
 #' **Not private**: use it to validate, never to publish from confidential data.
 #'
 #' @inheritParams pgbb
+#' @param tau Quantile level(s) for `loss = "quantile"`, in any order (each
+#'   column is labelled by its level); giving `tau` with another loss is an error.
+#' @param ... `subset` and `na.action`, passed on to [stats::model.frame()]; any
+#'   other argument, case weights and `offset()` terms are errors.
 #' @param level Confidence level of the reported intervals.
 #' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]).
 #' @param large_n Above this many records the quantile reference uses `conquer`.
