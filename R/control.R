@@ -13,7 +13,7 @@
 #'   (eq. 8), which matches the ordinary Bayesian-bootstrap variance (Proposition 4.1).
 #' @param rate Poisson subsampling rate `q` (default 0.1). Smaller rates amplify
 #'   privacy (less noise per step) but each step sees fewer records.
-#' @param iterations Training iterations `T` (default 10000). Privacy cost grows
+#' @param iterations Training iterations `T` in all runs together (default 10000). Privacy cost grows
 #'   with `T`; too few iterations leave the generator under-trained.
 #' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
 #'   separate release in the accountant (`T K` releases), but averaging over `K`
@@ -38,6 +38,20 @@
 #' @param box Optional public parameter box on the scaled design, a list with
 #'   `lower` and `upper`; by default it is derived from the declared bounds (see [pgbb()]).
 #' @param box_scale Multiplier of the response range used for the default box (default 2).
+#' @param runs Number of independent trainings `R` (default 5) that share the
+#'   `iterations` (each trains `floor(iterations / runs)`), each with a fresh
+#'   partition, subsampling and noise; the accountant counts all their releases,
+#'   so the noise scale is that of one training of `iterations` steps. Their
+#'   pooled draws give noise-aware intervals: the within-run spread plus the
+#'   noise error of the pooled centre, `W + B / R` with a t reference (see
+#'   [pgbb()], 'Noise-aware intervals'). `runs = 1` is the paper's single
+#'   training, whose intervals leave the training-noise error out.
+#' @param coding How a model with an intercept codes its covariates from their
+#'   public ranges: `"centred"` (default) maps each onto \eqn{[-1, 1]} (midpoint and
+#'   half-width), `"unit"` onto \eqn{[0, 1]}, the unit box of SM S3.3 (the paper's
+#'   setting). Both bound every \eqn{|z_j|} by 1, so the clip and the noise are the
+#'   same; centring removes the correlation of every column with the intercept,
+#'   which otherwise magnifies the error the gradient noise leaves in the slopes.
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
@@ -48,7 +62,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          huber_c = 1.345, huber_kappa = 0.71, draws = 2000, J = 32, m = 5,
                          alpha = 0, accountant = c("dirichlet", "worst-case"),
                          conversion = c("asoodeh", "mironov"), orders = 2:256,
-                         tau_weights = NULL, box = NULL, box_scale = 2) {
+                         tau_weights = NULL, box = NULL, box_scale = 2,
+                         coding = c("centred", "unit"), runs = 5) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -82,13 +97,16 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                         any(box$lower >= box$upper)))
     .arg_fail("box", "a list with finite 'lower' < 'upper' vectors")
   .check_positive(box_scale, "box_scale")
+  coding <- .match_arg(coding)
+  .check_count(runs, "runs", max = 1000)
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
                  huber_c = huber_c, huber_kappa = huber_kappa, draws = as.integer(draws),
                  J = as.integer(J), m = as.integer(m), alpha = alpha, accountant = accountant,
                  conversion = conversion, orders = as.integer(orders),
-                 tau_weights = tau_weights, box = box, box_scale = box_scale),
+                 tau_weights = tau_weights, box = box, box_scale = box_scale,
+                 coding = coding, runs = as.integer(runs)),
             class = "pgbb_control")
 }
 

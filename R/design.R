@@ -124,15 +124,43 @@
   out
 }
 
-# Affine maps z_j = (x_j - shift_j) / width_j into the unit box. With an
-# intercept each column goes to [0, 1]; without one a shift would add an
-# intercept the model does not have, so columns are only divided by
-# max(|lower|, |upper|) and land in [-1, 1]. Either way |z_j| <= 1, i.e. B_x = 1.
-.unit_maps <- function(cb, intercept) {
+# Affine maps z_j = (x_j - shift_j) / width_j into the unit box, from the
+# declared ranges only. With an intercept, `coding = "centred"` (the default)
+# maps [lo_j, hi_j] onto [-1, 1] (shift = midpoint, width = half-width), and
+# `coding = "unit"` onto [0, 1] (shift = lo_j, width = hi_j - lo_j; the unit box
+# of SM S3.3). Both give |z_j| <= 1, so the gradient bound (B_x = 1 per
+# column), the clip and the noise are the same; they differ in conditioning.
+# The error that gradient noise leaves in an M-estimate is H^{-1} times the
+# noise, and on [0, 1] every column is strongly correlated with the intercept,
+# which inflates H^{-1} along that direction (issue 16: about 2.2x the slope
+# noise error for one uniform column). Without an intercept a shift would add
+# an intercept the model does not have, so columns are only divided by
+# max(|lower|, |upper|) and land in [-1, 1].
+.design_codings <- c("centred", "unit")
+
+.unit_maps <- function(cb, intercept, coding = "centred") {
+  coding <- match.arg(coding, .design_codings)
   scaled <- !is.na(cb[1L, ])
-  shift <- ifelse(scaled & intercept, cb[1L, ], 0)
-  width <- ifelse(!scaled, 1, if (intercept) cb[2L, ] - cb[1L, ] else pmax(abs(cb[1L, ]), abs(cb[2L, ])))
-  list(shift = shift, width = width, scaled = scaled)
+  lo <- cb[1L, ]; hi <- cb[2L, ]
+  if (intercept && coding == "centred") {
+    shift <- ifelse(scaled, (lo + hi) / 2, 0)
+    width <- ifelse(scaled, (hi - lo) / 2, 1)
+  } else if (intercept) {
+    shift <- ifelse(scaled, lo, 0)
+    width <- ifelse(scaled, hi - lo, 1)
+  } else {
+    shift <- rep(0, length(scaled))
+    width <- ifelse(scaled, pmax(abs(lo), abs(hi)), 1)
+  }
+  list(shift = shift, width = width, scaled = scaled, coding = coding)
+}
+
+# Public per-column range of the scaled design, as the trainers' `x_bounds`:
+# the image of [lo_j, hi_j] under the map, and [1, 1] for the intercept.
+.unit_ranges <- function(cb, maps) {
+  lower <- ifelse(maps$scaled, (cb[1L, ] - maps$shift) / maps$width, 1)
+  upper <- ifelse(maps$scaled, (cb[2L, ] - maps$shift) / maps$width, 1)
+  list(lower = unname(lower), upper = unname(upper))
 }
 
 # Clip columns into their public ranges, then scale into the unit box.
@@ -149,8 +177,8 @@
 }
 
 # Map coefficient draws on the scaled design back to original units: with
-# z_j = (x_j - lo_j) / (hi_j - lo_j), x'beta = z'g gives beta_j = g_j / (hi_j - lo_j)
-# and beta_0 = g_0 - sum_j g_j lo_j / (hi_j - lo_j). A linear map of the draws:
+# z_j = (x_j - shift_j) / width_j, x'beta = z'g gives beta_j = g_j / width_j
+# and beta_0 = g_0 - sum_j g_j shift_j / width_j. A linear map of the draws:
 # post-processing, no privacy cost.
 .unscale_matrix <- function(maps, names) {
   p <- length(maps$width)

@@ -219,8 +219,8 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
     fl <- c(rep(-Inf, p), 1e-3 * w)
   }
   # Unit-box covariate ranges of the scaled design (as in .pgbb_train()).
-  xb <- list(x_lower = ifelse(design$maps$scaled, if (design$intercept) 0 else -1, 1),
-             x_upper = rep(1, p), y_lower = NULL, y_upper = NULL)
+  ur <- .unit_ranges(design$cb, design$maps)
+  xb <- list(x_lower = ur$lower, x_upper = ur$upper, y_lower = NULL, y_upper = NULL)
   list(x = design$Z, y = design$y, spec = spec, names = .coef_names(loss, design$coefnames),
        theta0 = theta0, floor = fl, xb = xb, loss = loss, opts = opts)
 }

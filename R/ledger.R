@@ -8,8 +8,12 @@
   if (exists(name, envir = ns, inherits = FALSE)) get(name, envir = ns) else NULL
 }
 
+# `runs` independent trainings of `iterations` steps each are runs * iterations * mc
+# subsampled Gaussian releases: each run draws its own partition independently of
+# the data, the per-release RDP bound holds for every partition, and RDP adds
+# over all releases, so the accountant sees the total count.
 .privacy_ledger <- function(epsilon, delta, sigma, n, blocks, gamma, clip, rate, iterations, mc,
-                            J, m, alpha, accountant, conversion, ...) {
+                            J, m, alpha, accountant, conversion, runs = 1L, ...) {
   extra <- list(...)
   if (length(extra)) {
     # Only further accountant settings may pass through (e.g. 'orders');
@@ -28,7 +32,7 @@
            call. = FALSE)
   }
   args <- c(list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
-                 iterations = iterations, mc = mc, J = J, m = m, alpha = alpha,
+                 iterations = as.numeric(iterations) * runs, mc = mc, J = J, m = m, alpha = alpha,
                  accountant = accountant, conversion = conversion), extra)
   target <- NA_real_
   order <- NA_real_
@@ -66,7 +70,8 @@
   }
   structure(list(epsilon = achieved, target_epsilon = target, delta = delta, sigma = sigma,
                  accountant = accountant, conversion = conversion, order = as.numeric(order),
-                 iterations = as.integer(iterations), mc = as.integer(mc), rate = rate,
+                 iterations = as.integer(iterations), runs = as.integer(runs), mc = as.integer(mc),
+                 rate = rate,
                  blocks = as.integer(blocks), gamma = gamma, clip = clip, n = as.integer(n),
                  alpha = alpha, J = J, m = m, extra = extra),
             class = "pgbb_ledger")
@@ -81,8 +86,9 @@ format.pgbb_ledger <- function(x, digits = 4L, ...) {
   c(sprintf("privacy:   %s", privacy),
     sprintf("noise:     sigma = %s, clip C = %s; accountant %s, conversion %s", f(x$sigma), f(x$clip),
             x$accountant, x$conversion),
-    sprintf("training:  T = %d, K = %d, q = %s, S = %d, gamma = %s, n = %d", x$iterations, x$mc,
-            f(x$rate), x$blocks, f(x$gamma), x$n))
+    sprintf("training:  %sT = %d, K = %d, q = %s, S = %d, gamma = %s, n = %d",
+            if ((x$runs %||% 1L) > 1L) sprintf("%d independent runs of ", x$runs) else "",
+            x$iterations, x$mc, f(x$rate), x$blocks, f(x$gamma), x$n))
 }
 
 #' @export

@@ -12,6 +12,18 @@
   matrix(d, nrow = dim(d)[1L], dimnames = list(NULL, dimnames(d)[[2L]]))
 }
 
+# How the intervals were built, said on every print: a single training's
+# intervals leave out the error its gradient noise left in the generator.
+.uncertainty_line <- function(x) {
+  R <- x$ledger$runs %||% 1L
+  if (x$ledger$sigma == 0) return("intervals: non-private generative blocked bootstrap")
+  if (R > 1L)
+    return(sprintf(paste0("intervals: noise-aware, %d independent trainings pooled (within-run spread plus ",
+                          "the noise error of the pooled centre, W + B/R, t reference)"), R))
+  paste0("intervals: ONE training (runs = 1): they do NOT include the error the privacy noise left in ",
+         "the generator and can be far too narrow; use several runs (pgbb_control(runs = ), or 'runs' of pgbb_fit())")
+}
+
 #' @export
 print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("Call:\n")
@@ -21,6 +33,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   print(x$ledger)
   if (isTRUE(x$design$bounds_from_data))
     cat("bounds:    taken from the data (a non-private fit; a private one needs declared bounds)\n")
+  cat(.uncertainty_line(x), "\n", sep = "")
   cat("\nPosterior means:\n")
   print(coef(x), digits = digits)
   invisible(x)
@@ -34,23 +47,39 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #'   `"normal"` (mean +/- z sd).
 #' @param ... Unused.
 #' @return An object of class `summary.pgbb`: a list of coefficient tables, one
-#'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper`; use
+#'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper` and,
+#'   for a fit of several runs, `within` (the mean within-run sd), `between`
+#'   (the sd of the run means) and `total` (\eqn{\sqrt{W + B/R}}); use
 #'   `as.data.frame()` for one long table with columns
-#'   `term, tau, estimate, sd, lower, upper`.
+#'   `term, tau, estimate, sd, lower, upper` (and those three).
+#'   With `type = "normal"` and several runs the limits are
+#'   `estimate +/- t_df total`, with the Satterthwaite degrees of freedom.
 #' @export
 summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), ...) {
   .check_no_dots("summary.pgbb", ...)
   .check_open_unit(level, "level")
   type <- .match_arg(type)
   labs <- .slice_labels(object)
-  tabs <- lapply(seq_along(labs), function(k) .draw_table(.draw_slice(object, k), level, type))
+  tabs <- lapply(seq_along(labs), function(k) {
+    v <- .level_variability(object, labs[k])
+    .draw_table(.draw_slice(object, k), level, type, v)
+  })
   names(tabs) <- labs
   structure(list(call = object$call, loss = object$loss, tau = object$tau, n = object$n,
                  level = level, type = type, coefficients = tabs, ledger = object$ledger),
             class = "summary.pgbb")
 }
 
-.draw_table <- function(d, level, type) {
+# The variability rows of one level slice, in the order of the fit's terms
+# (NULL for a fit of one run, which has no between-run spread).
+.level_variability <- function(object, label) {
+  v <- object$variability
+  if (is.null(v) || v$runs[1L] < 2L) return(NULL)
+  v <- v[v$level == label, , drop = FALSE]
+  v[match(object$coefnames, v$term), , drop = FALSE]
+}
+
+.draw_table <- function(d, level, type, variability = NULL) {
   a <- (1 - level) / 2
   est <- colMeans(d)
   sdv <- apply(d, 2L, stats::sd)
@@ -58,11 +87,15 @@ summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), .
     lo <- apply(d, 2L, stats::quantile, probs = a, names = FALSE)
     hi <- apply(d, 2L, stats::quantile, probs = 1 - a, names = FALSE)
   } else {
-    z <- stats::qnorm(1 - a)
-    lo <- est - z * sdv
-    hi <- est + z * sdv
+    q <- if (is.null(variability)) stats::qnorm(1 - a) else stats::qt(1 - a, df = variability$df)
+    s <- if (is.null(variability)) sdv else variability$total
+    lo <- est - q * s
+    hi <- est + q * s
   }
-  cbind(estimate = est, sd = sdv, lower = lo, upper = hi)
+  out <- cbind(estimate = est, sd = sdv, lower = lo, upper = hi)
+  if (!is.null(variability))
+    out <- cbind(out, within = variability$within, between = variability$between, total = variability$total)
+  out
 }
 
 #' @export
@@ -71,6 +104,7 @@ print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   print(x$call)
   cat("\n")
   print(x$ledger)
+  cat(.uncertainty_line(x), "\n", sep = "")
   what <- if (x$type == "quantile") "equal-tailed posterior quantiles" else "normal approximation"
   for (k in seq_along(x$coefficients)) {
     cat(sprintf("\n%s%s (%g%% credible intervals, %s):\n",
@@ -87,9 +121,13 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
   taus <- if (is.null(x$tau)) NA_real_ else x$tau
   out <- do.call(rbind, lapply(seq_along(x$coefficients), function(k) {
     tab <- x$coefficients[[k]]
-    data.frame(term = rownames(tab), tau = taus[k], estimate = tab[, "estimate"],
-               sd = tab[, "sd"], lower = tab[, "lower"], upper = tab[, "upper"],
-               stringsAsFactors = FALSE, row.names = NULL)
+    out <- data.frame(term = rownames(tab), tau = taus[k], estimate = tab[, "estimate"],
+                      sd = tab[, "sd"], lower = tab[, "lower"], upper = tab[, "upper"],
+                      stringsAsFactors = FALSE, row.names = NULL)
+    if ("within" %in% colnames(tab)) {
+      out$within <- tab[, "within"]; out$between <- tab[, "between"]; out$total <- tab[, "total"]
+    }
+    out
   }))
   if (!is.null(row.names)) rownames(out) <- row.names
   out

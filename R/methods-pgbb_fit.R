@@ -12,6 +12,7 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("generator: %s hidden, %s; %d stored draws\n",
               if (length(x$training$hidden)) paste(x$training$hidden, collapse = " x ") else "no",
               x$training$optimizer, dim(x$draws)[1]))
+  cat(.uncertainty_line(x), "\n", sep = "")
   cat("Posterior means:\n")
   print(stats::coef(x), digits = digits)
   invisible(x)

@@ -58,6 +58,24 @@
 #'   then may `bounds` be omitted: the ranges are taken from the data (with a
 #'   message), which is acceptable only because nothing is released privately.
 #' @param progress Show a progress bar (default: when interactive).
+#' @section Noise-aware intervals:
+#' One training is one noisy realisation of the generator: its draws spread
+#' over the Dirichlet block weights (the sampling uncertainty) but not over the
+#' error that the gradient noise left in the generator, so where the privacy
+#' noise dominates, one training's interval is too narrow and its centre
+#' wanders. By default (`pgbb_control(runs = 5)`) `pgbb()` trains `R`
+#' independent generators under the one budget (the accountant composes all
+#' `R T K` releases, so each run gets more noise) and pools them
+#' (post-processing): a draw is a run's draw recentred at the mean of the run
+#' means, plus a draw of that pooled centre's noise error, Gaussian with the
+#' between-run covariance `B / R` mapped to a t on the Satterthwaite degrees of
+#' freedom. Its variance is `W + B / R` (`W` the mean within-run variance). The
+#' table `fit$variability` and `summary()` give the within, between and total
+#' spread per coefficient; a warning names the coefficients whose between-run
+#' spread exceeds the within-run spread. `runs = 1` is the paper's single
+#' training (Algorithm 1), whose print says that its intervals leave the noise
+#' error out.
+#'
 #' @section Data too small:
 #' A private fit needs at least 2 records per block (n >= 2 S); otherwise
 #' `pgbb()` stops and says so. `fitted()` and `residuals()` are errors: a fit
@@ -106,7 +124,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
   .check_model_for_loss(frame, loss)
-  design <- .pgbb_design(frame, bounds, loss, private)
+  design <- .pgbb_design(frame, bounds, loss, private, control$coding)
   n <- nrow(design$Z)
   if (!is.null(delta)) .check_delta(delta) else delta <- 1 / n
   if (design$clipped > 0L)
@@ -188,7 +206,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 
 # Unit-box design from public bounds (R/design.R). A non-private fit without
 # any bounds takes its ranges from the data (.data_ranges()); no other path does.
-.pgbb_design <- function(frame, bounds, loss, private) {
+.pgbb_design <- function(frame, bounds, loss, private, coding = "centred") {
   X <- frame$X
   y <- frame$y
   intercept <- attr(frame$mt, "intercept") == 1L
@@ -208,7 +226,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
     yb <- .check_bound_pair(yb, ".response")
     cb <- .column_bounds(X, frame$mt, frame$mf, bounds)
   }
-  maps <- .unit_maps(cb, intercept)
+  maps <- .unit_maps(cb, intercept, coding)
   sc <- .scale_to_unit(X, cb, maps)
   y_clipped <- sum(y < yb[1] | y > yb[2])
   y <- pmin(pmax(y, yb[1]), yb[2])
@@ -273,7 +291,8 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  optimizer = control$optimizer, learning_rate = control$learning_rate,
                  lr_floor = control$lr_floor, draws = control$draws, accountant = control$accountant,
                  conversion = control$conversion, J = control$J, m = control$m,
-                 alpha = control$alpha, orders = control$orders, progress = progress)
+                 alpha = control$alpha, orders = control$orders, runs = control$runs %||% 1L,
+                 progress = progress)
   if (private) common$epsilon <- epsilon else common$sigma <- 0
   if (loss == "mean") {
     yb <- design$y_bounds
@@ -282,13 +301,16 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                    x_bounds = c(0, 1)), common)
     args$box <- matrix(c((box$lower - yb[1]) / (yb[2] - yb[1]), (box$upper - yb[1]) / (yb[2] - yb[1])), 1L)
   } else {
-    xb <- cbind(ifelse(design$maps$scaled, if (design$intercept) 0 else -1, 1), 1)
+    ur <- .unit_ranges(design$cb, design$maps)
+    xb <- cbind(ur$lower, ur$upper)
     args <- c(list(x = design$Z, y = design$y, loss = loss, x_bounds = xb, tau = tau,
                    huber_c = control$huber_c, huber_kappa = control$huber_kappa,
                    bandwidth = control$bandwidth, tau_prob = control$tau_weights), common)
     if (loss != "quantile") args$tau <- NULL
   }
-  do.call(pgbb_fit, args)
+  # pgbb() warns about a dominating noise in the original units (.new_pgbb()).
+  withCallingHandlers(do.call(pgbb_fit, args),
+                      pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"))
 }
 
 # Draws of the trained generator (scaled design) -> array [draw, term, level] in
@@ -315,15 +337,40 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 }
 
 .new_pgbb <- function(fit, cl, frame, design, loss, tau, control, private) {
-  draws <- .to_original_units(fit$draws, design, loss)
-  if (loss == "quantile") dimnames(draws)[[3L]] <- as.character(tau)
+  # One run: the trainer's stored draws, mapped (no further randomness). Several:
+  # fresh per-run draws, pooled in the original units (R/pooling.R).
+  per_run <- if (is.null(fit$generator$more_layers) || !length(fit$generator$more_layers))
+    list(.as_draw_array(fit$draws)) else NULL
+  ev <- .pgbb_draws(fit, design, loss, n = nrow(fit$draws), tau = if (isTRUE(fit$joint)) tau,
+                    labels = tau, per_run = per_run)
+  if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability)
   structure(list(call = cl, loss = loss, tau = tau, n = nrow(design$Z),
-                 coefnames = dimnames(draws)[[2L]], draws = draws, ledger = fit$ledger,
+                 coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,
+                 variability = ev$variability,
                  private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
                  contrasts = attr(frame$X, "contrasts"), na.action = frame$na.action,
                  control = control),
             class = "pgbb")
+}
+
+.as_draw_array <- function(d) {
+  if (length(dim(d)) == 3L) return(d)
+  array(d, c(nrow(d), ncol(d), 1L), list(NULL, colnames(d), NULL))
+}
+
+# Draws in the original units [draw, term, level] and their variability table:
+# every run's draws mapped by the fixed linear map of .to_original_units(), then
+# pooled (post-processing). `labels` name the level slices.
+.pgbb_draws <- function(inner, design, loss, n, tau, labels, per_run = NULL) {
+  if (is.null(per_run)) per_run <- .run_draws(inner, n, .draw_levels(inner, tau))
+  lab <- if (loss == "quantile") as.character(labels) else "estimate"
+  mapped <- lapply(per_run, function(a) {
+    o <- .to_original_units(a, design, loss)
+    dimnames(o)[[3L]] <- lab
+    o
+  })
+  .pool_runs(mapped)
 }
 
 #' @rdname posterior_draws
@@ -336,11 +383,10 @@ posterior_draws.pgbb <- function(fit, n = 2000, tau = NULL, array = FALSE, ...) 
   if (!is.null(tau) && !isTRUE(fit$fit$joint) &&
       !isTRUE(all.equal(as.numeric(tau), as.numeric(fit$tau))))
     .arg_fail("tau", "one of the levels the generator was trained at (a single-level fit)")
-  raw <- posterior_draws(fit$fit, n = n, tau = if (isTRUE(fit$fit$joint)) tau else NULL)
-  out <- .to_original_units(if (isTRUE(fit$fit$joint) && length(tau %||% fit$tau) == 1L)
-                              array(raw, c(nrow(raw), ncol(raw), 1L), list(NULL, colnames(raw), NULL))
-                            else raw, fit$design, fit$loss)
-  if (fit$loss == "quantile") dimnames(out)[[3L]] <- as.character(tau %||% fit$tau)
+  .check_count(n, "n", max = 1e8)
+  joint <- isTRUE(fit$fit$joint)
+  out <- .pgbb_draws(fit$fit, fit$design, fit$loss, n, tau = if (joint) tau %||% fit$tau,
+                     labels = tau %||% fit$tau)$draws
   if (!array && dim(out)[3L] == 1L)
     return(matrix(out[, , 1L], nrow = dim(out)[1L], dimnames = list(NULL, dimnames(out)[[2L]])))
   out

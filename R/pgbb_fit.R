@@ -86,7 +86,13 @@
 #' @param gamma Dirichlet concentration of the block weights; default
 #'   [gamma_star()]`(n, blocks)`.
 #' @param rate Poisson subsampling rate `q` in (0, 1].
-#' @param iterations Number of training iterations `T`.
+#' @param iterations Number of training iterations `T` in all: each of the
+#'   `runs` trainings takes `floor(T / runs)` of them, so the privacy cost and the
+#'   compute do not depend on `runs`.
+#' @param runs Number of independent trainings `R` (default 1, Algorithms 1-2),
+#'   each with a fresh partition, subsampling and noise; the accountant counts
+#'   all their releases. With `R > 1` the draws are pooled into noise-aware
+#'   draws (see [pgbb()], 'Noise-aware intervals').
 #' @param mc Monte Carlo draws `K` of the block weights per iteration.
 #' @param hidden Widths of the hidden layers.
 #' @param optimizer `"adam"` or `"sgd"`.
@@ -159,7 +165,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
                      scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05,
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
-                     precision = c("float", "double"), partition = NULL,
+                     precision = c("float", "double"), partition = NULL, runs = 1,
                      progress = interactive()) {
   call <- .safe_call(match.call())
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
@@ -197,6 +203,10 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   if (!is.numeric(warmup) || length(warmup) != 1L || is.na(warmup) || warmup < 0 || warmup >= 1)
     .arg_fail("warmup", "a single number in [0, 1)")
   .check_count(draws, "draws", max = 1e7)
+  .check_count(runs, "runs", max = 1000)
+  if (runs > iterations)
+    .arg_fail("runs", sprintf("at most 'iterations' (%s): every run needs at least one iteration", format(iterations)))
+  iterations <- floor(iterations / runs)   # per run
   .check_flag(progress, "progress")
 
   # Public bounds ---------------------------------------------------------
@@ -250,13 +260,13 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     .arg_fail("alpha", "0: pseudo-samples (alpha > 0, SM S2.3.2) are not implemented by the trainer")
   ledger <- .privacy_ledger(epsilon, delta, sigma, n = n, blocks = blocks, gamma = gamma, clip = clip,
                             rate = rate, iterations = iterations, mc = mc, J = J, m = m,
-                            alpha = alpha, accountant = accountant, conversion = conversion, ...)
+                            alpha = alpha, accountant = accountant, conversion = conversion,
+                            runs = runs, ...)
 
   # Training --------------------------------------------------------------
-  # Draws from R's generator in a fixed order: partition, then training.
-  part_seed <- .rng_seed()
-  if (is.null(partition)) partition <- cpp_block_partition(as.integer(n), as.integer(blocks), part_seed)
-  train_seed <- .rng_seed()
+  # `runs` independent trainings (noise-aware intervals, R/pooling.R), each with
+  # a fresh partition, subsampling and noise. Draws from R's generator in a fixed
+  # order: partition, then training, run after run (runs = 1 is Algorithm 1/2).
   generator <- .generator_spec(blocks, joint, hidden, box)
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
@@ -264,15 +274,27 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
                    lr_floor = as.numeric(lr_floor), precision = precision)
-  tick <- NULL
+  tick <- function(done, total) NULL
   if (progress) {
-    pb <- utils::txtProgressBar(min = 0, max = iterations, style = 3)
+    pb <- utils::txtProgressBar(min = 0, max = as.numeric(iterations) * runs, style = 3)
     on.exit(close(pb), add = TRUE)
-    tick <- function(done, total) utils::setTxtProgressBar(pb, done)
   }
-  generator$layers <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
-                                     as.integer(partition), as.integer(blocks), settings,
-                                     train_seed, tick)
+  given_partition <- partition
+  layer_sets <- vector("list", runs)
+  for (r in seq_len(runs)) {
+    part_seed <- .rng_seed()
+    partition <- given_partition %||% cpp_block_partition(as.integer(n), as.integer(blocks), part_seed)
+    train_seed <- .rng_seed()
+    if (progress) {
+      done_before <- (r - 1) * as.numeric(iterations)
+      tick <- function(done, total) utils::setTxtProgressBar(pb, done_before + done)
+    }
+    layer_sets[[r]] <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
+                                      as.integer(partition), as.integer(blocks), settings,
+                                      train_seed, if (progress) tick else NULL)
+  }
+  generator$layers <- layer_sets[[1L]]
+  generator$more_layers <- layer_sets[-1L]
 
   fit <- structure(list(
     call = call,
@@ -294,10 +316,13 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     # non-private fits (comparisons with blocked_bootstrap()).
     partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
     draws = NULL), class = "pgbb_fit")
-  fit$draws <- posterior_draws(fit, n = draws)
+  ev <- .pgbb_fit_draws(fit, n = draws)
+  fit$draws <- ev$draws
+  fit$variability <- ev$variability
   .check_trained_finite(fit$draws, ledger$sigma)
-  fit$box_share <- .box_shoulder_share(fit$draws, fit$box, .loss_log_coords(loss, d))
+  fit$box_share <- .box_shoulder_share(.stack_runs(ev$runs), fit$box, .loss_log_coords(loss, d))
   .warn_box_shoulders(fit$box_share)
+  .warn_noise_dominates(fit$variability)
   fit
 }
 

@@ -28,33 +28,60 @@ posterior_draws <- function(fit, n = 2000, tau = NULL, ...) UseMethod("posterior
 #' @export
 posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
   .check_no_dots("posterior_draws.pgbb_fit", ...)
-  .check_count(n, "n", max = 1e8)
-  g <- fit$generator
-  S <- fit$ledger$blocks
+  .pgbb_fit_draws(fit, n, tau)$draws
+}
+
+# The levels to draw at: the training grid by default; any level inside the
+# trained range for a joint generator; only the trained level otherwise.
+.draw_levels <- function(fit, tau) {
   if (fit$joint) {
     if (is.null(tau)) tau <- fit$tau
     rng <- range(fit$tau)
     if (!is.numeric(tau) || length(tau) == 0L || anyNA(tau) || any(tau < rng[1] | tau > rng[2]))
       .arg_fail("tau", sprintf("inside the trained range [%g, %g]", rng[1], rng[2]))
-  } else if (!is.null(tau)) {
-    if (is.null(fit$tau) || !isTRUE(all.equal(as.numeric(tau), fit$tau)))
-      .arg_fail("tau", if (is.null(fit$tau)) "NULL (this loss has no level)" else
-        sprintf("NULL or %g (the generator was trained at that level only)", fit$tau))
-    tau <- NULL
+    return(tau)
   }
-  .check_memory(n * fit$d * max(1, length(tau)), "n * parameters * levels")
+  if (!is.null(tau) && (is.null(fit$tau) || !isTRUE(all.equal(as.numeric(tau), fit$tau))))
+    .arg_fail("tau", if (is.null(fit$tau)) "NULL (this loss has no level)" else
+      sprintf("NULL or %g (the generator was trained at that level only)", fit$tau))
+  NULL
+}
+
+# Every run's generator at one set of fresh block weights: a list of `runs`
+# arrays [draw, parameter, level] (one level slice when not joint).
+.run_draws <- function(fit, n, tau) {
+  g <- fit$generator
+  S <- fit$ledger$blocks
   U <- cpp_rdirichlet(as.integer(n), as.integer(S), fit$ledger$gamma, .rng_seed())
-  if (!fit$joint) {
-    out <- cpp_generator_eval(g, g$layers, U, numeric(0))
-    colnames(out) <- fit$coefnames
-    return(out)
-  }
-  out <- array(NA_real_, c(n, fit$d, length(tau)),
-               dimnames = list(NULL, fit$coefnames, .tau_labels(tau)))
-  for (i in seq_along(tau)) out[, , i] <- cpp_generator_eval(g, g$layers, U, tau[i])
-  if (length(tau) == 1L) out <- out[, , 1L, drop = TRUE]
-  if (is.null(dim(out))) out <- matrix(out, ncol = fit$d, dimnames = list(NULL, fit$coefnames))
-  out
+  levels <- if (fit$joint) tau else NA_real_
+  lab <- if (fit$joint) .tau_labels(tau) else NULL
+  lapply(c(list(g$layers), g$more_layers), function(layers) {
+    out <- array(NA_real_, c(n, fit$d, length(levels)), dimnames = list(NULL, fit$coefnames, lab))
+    for (i in seq_along(levels))
+      out[, , i] <- cpp_generator_eval(g, layers, U, if (fit$joint) levels[i] else numeric(0))
+    out
+  })
+}
+
+# Posterior draws of a pgbb_fit: with one run the generator's draws (their
+# spread is the blocked bootstrap's only); with several, the noise-aware pooled
+# draws of R/pooling.R. Returns the draws in the documented shape, the per-run
+# draws and the variability decomposition.
+.pgbb_fit_draws <- function(fit, n, tau = NULL) {
+  .check_count(n, "n", max = 1e8)
+  tau <- .draw_levels(fit, tau)
+  runs <- length(fit$generator$more_layers) + 1L
+  .check_memory(n * fit$d * max(1, length(tau)) * (runs + 1), "n * parameters * levels * runs")
+  per_run <- .run_draws(fit, n, tau)
+  pooled <- .pool_runs(per_run)
+  list(draws = .shape_draws(pooled$draws, fit, tau), runs = per_run, variability = pooled$variability)
+}
+
+# [draw, parameter, level] -> a matrix for one level, the array for several.
+.shape_draws <- function(a, fit, tau) {
+  if (!fit$joint || length(tau) == 1L)
+    return(matrix(a[, , 1L], nrow = dim(a)[1L], dimnames = list(NULL, fit$coefnames)))
+  a
 }
 
 .tau_labels <- function(tau) paste0("tau=", format(tau, trim = TRUE))

@@ -10,3 +10,10 @@ skip_if_not_slow <- function() {
 rng_sample <- function(kind, n, par = numeric(0)) {
   pgbb:::cpp_rng_sample(kind, n, as.numeric(par), pgbb:::.rng_seed())
 }
+
+# Tiny test fits (a few hundred iterations split over five runs) are dominated
+# by their privacy noise, which pgbb() rightly warns about; tests that are not
+# about that warning muffle it, and only it.
+quiet_noise <- function(expr) {
+  withCallingHandlers(expr, pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"))
+}

@@ -79,7 +79,7 @@ test_that("mismatched terms and bad arguments are clear errors naming the argume
   expect_error(compare_private_fits(list(A = f), truth = m), "'truth'")
 })
 
-test_that("pgbb fits enter the table like the baselines", {
+test_that("pgbb fits enter the table like the baselines", { quiet_noise({
   skip_if_not_slow()
   set.seed(41)
   fit <- pgbb(y ~ x, cmp_data, loss = "quantile", tau = c(0.25, 0.5), epsilon = 4, bounds = cmp_b,
@@ -91,4 +91,4 @@ test_that("pgbb fits enter the table like the baselines", {
   expect_equal(nrow(tab), 8L)
   expect_equal(tab$n_fits, rep(1L, 8))
   expect_true(all(tab$coverage %in% c(0, 1)))
-})
+}) })

@@ -55,11 +55,18 @@ test_that("scaling clips to the declared range and maps into the unit box", {
   d <- data.frame(x = c(-5, 0, 5, 10, 50))
   fm <- frame_and_matrix(~ x, d)
   cb <- pgbb:::.column_bounds(fm$X, fm$mt, fm$mf, list(x = c(0, 10)))
+  # Default with an intercept: centred at the midpoint, divided by the half-width.
   maps <- pgbb:::.unit_maps(cb, intercept = TRUE)
   sc <- pgbb:::.scale_to_unit(fm$X, cb, maps)
   expect_equal(sc$clipped, 2L)
-  expect_equal(unname(sc$Z[, "x"]), c(0, 0, 0.5, 1, 1))
+  expect_equal(unname(sc$Z[, "x"]), c(-1, -1, 0, 1, 1))
   expect_equal(unname(sc$Z[, 1]), rep(1, 5))
+  expect_equal(pgbb:::.unit_ranges(cb, maps), list(lower = c(1, -1), upper = c(1, 1)))
+  # The unit box of SM S3.3 (coding = "unit"): [lo, hi] onto [0, 1].
+  maps_u <- pgbb:::.unit_maps(cb, intercept = TRUE, coding = "unit")
+  sc_u <- pgbb:::.scale_to_unit(fm$X, cb, maps_u)
+  expect_equal(unname(sc_u$Z[, "x"]), c(0, 0, 0.5, 1, 1))
+  expect_equal(pgbb:::.unit_ranges(cb, maps_u), list(lower = c(1, 0), upper = c(1, 1)))
   # Without an intercept, columns are divided (no shift) into [-1, 1].
   fm0 <- frame_and_matrix(~ x - 1, d)
   cb0 <- pgbb:::.column_bounds(fm0$X, fm0$mt, fm0$mf, list(x = c(-20, 10)))
@@ -89,9 +96,18 @@ test_that("coefficients on the scaled design map back to original units", {
   d$y <- 1 + 0.5 * d$x1 - 2 * d$x2 + rnorm(n, sd = 0.1)
   fm <- frame_and_matrix(y ~ x1 + x2, d)
   cb <- pgbb:::.column_bounds(fm$X, fm$mt, fm$mf, list(x1 = c(0, 10), x2 = c(-5, 5)))
-  maps <- pgbb:::.unit_maps(cb, TRUE)
-  Z <- pgbb:::.scale_to_unit(fm$X, cb, maps)$Z
-  g <- coef(lm.fit(Z, d$y))
-  A <- pgbb:::.unscale_matrix(maps, colnames(fm$X))
-  expect_equal(drop(A %*% g), coef(lm.fit(fm$X, d$y)), tolerance = 1e-10)
+  for (coding in c("centred", "unit")) {
+    maps <- pgbb:::.unit_maps(cb, TRUE, coding)
+    Z <- pgbb:::.scale_to_unit(fm$X, cb, maps)$Z
+    g <- coef(lm.fit(Z, d$y))
+    A <- pgbb:::.unscale_matrix(maps, colnames(fm$X))
+    expect_equal(drop(A %*% g), coef(lm.fit(fm$X, d$y)), tolerance = 1e-10)
+  }
+  # Centring removes the columns' correlation with the intercept: the scaled
+  # design's X'X is far better conditioned (the noise error is H^{-1} times the noise).
+  kap <- function(coding) {
+    Z <- pgbb:::.scale_to_unit(fm$X, cb, pgbb:::.unit_maps(cb, TRUE, coding))$Z
+    kappa(crossprod(Z), exact = TRUE)
+  }
+  expect_lt(kap("centred"), kap("unit") / 3)
 })

@@ -60,7 +60,7 @@ released <- function(obj) {
   out
 }
 
-test_that("the same set.seed() gives identical fits and intervals for every entry point", {
+test_that("the same set.seed() gives identical fits and intervals for every entry point", { quiet_noise({
   for (nm in names(runners)) {
     set.seed(7); a <- suppressMessages(runners[[nm]]())
     set.seed(7); b <- suppressMessages(runners[[nm]]())
@@ -69,7 +69,7 @@ test_that("the same set.seed() gives identical fits and intervals for every entr
     set.seed(8); c2 <- suppressMessages(runners[[nm]]())
     expect_false(identical(released(a)$ci, released(c2)$ci), label = nm)
   }
-})
+}) })
 
 test_that("posterior_draws() is reproducible under set.seed() and advances R's stream", {
   set.seed(3); fit <- fit_small()
@@ -80,7 +80,7 @@ test_that("posterior_draws() is reproducible under set.seed() and advances R's s
   expect_false(identical(d1, d3))
 })
 
-test_that("fits survive saveRDS()/readRDS(): same draws, intervals and printed output", {
+test_that("fits survive saveRDS()/readRDS(): same draws, intervals and printed output", { quiet_noise({
   set.seed(3); fit <- fit_small()
   set.seed(4); pf <- suppressMessages(pgbb_small())
   set.seed(5); gs <- cr_gs(D$u, "mean", mu = 2, bounds = c(-1, 1), B = 100)
@@ -100,7 +100,7 @@ test_that("fits survive saveRDS()/readRDS(): same draws, intervals and printed o
       expect_identical(summary(re)$coefficients, summary(obj)$coefficients)
     }
   }
-})
+}) })
 
 # ---- interrupts -------------------------------------------------------------
 #
@@ -134,7 +134,7 @@ run_interrupted <- function(expr) {
   out
 }
 
-test_that("an interrupt during training is an R interrupt and leaves the package clean", {
+test_that("an interrupt during training is an R interrupt and leaves the package clean", { quiet_noise({
   skip_on_os("windows")
   skip_if_not_slow()  # each case waits ~1 s for the signal
   # Long enough that the signal certainly arrives during training (about a minute
@@ -155,9 +155,9 @@ test_that("an interrupt during training is an R interrupt and leaves the package
   set.seed(7); after <- fit_small()
   set.seed(7); again <- fit_small()
   expect_identical(released(after), released(again))
-})
+}) })
 
-test_that("an interrupt during a long cr_gs / noisy_gibbs is an R interrupt", {
+test_that("an interrupt during a long cr_gs / noisy_gibbs is an R interrupt", { quiet_noise({
   skip_on_os("windows")
   skip_if_not_slow()
   x <- runif(20000, -1, 1)
@@ -174,4 +174,4 @@ test_that("an interrupt during a long cr_gs / noisy_gibbs is an R interrupt", {
   set.seed(9); a <- runners$noisy_gibbs()
   set.seed(9); b <- runners$noisy_gibbs()
   expect_identical(released(a), released(b))
-})
+}) })

@@ -205,15 +205,16 @@ test_that("formula interface: pgbb-style bounds, replicates and interval in orig
   b <- list(x = c(0, 10), .response = c(-5, 10))
   fit <- dp_bootstrap(y ~ x, d, method = "ridge_huber", epsilon = 32, bounds = b)
   expect_equal(colnames(fit$draws), c("(Intercept)", "x", "scale"))
-  # Replicates are the matrix method's on z = x / 10 with y centred at 2.5, mapped back:
-  # slope = g_1 / 10, intercept = g_0 + 2.5.
+  # Replicates are the matrix method's on the centred z = (x - 5) / 5 (the midpoint and
+  # half-width of the public range) with y centred at 2.5, mapped back:
+  # slope = g_1 / 5, intercept = g_0 - g_1 + 2.5.
   set.seed(5)
   f2 <- dp_bootstrap(y ~ x, d, method = "ridge_huber", epsilon = 32, bounds = b)
   set.seed(5)
-  m <- dp_bootstrap(cbind("(Intercept)" = 1, x = d$x / 10), d$y - 2.5, method = "ridge_huber",
+  m <- dp_bootstrap(cbind("(Intercept)" = 1, x = (d$x - 5) / 5), d$y - 2.5, method = "ridge_huber",
                     epsilon = 32, delta = 1 / n, bounds = c(x = 1))
-  expect_equal(f2$draws[, "x"], m$draws[, "x"] / 10)
-  expect_equal(f2$draws[, "(Intercept)"], m$draws[, "(Intercept)"] + 2.5)
+  expect_equal(f2$draws[, "x"], m$draws[, "x"] / 5)
+  expect_equal(f2$draws[, "(Intercept)"], m$draws[, "(Intercept)"] - m$draws[, "x"] + 2.5)
   ci <- confint(f2)
   expect_true(all(ci[, 1] < ci[, 2]))
   # Loose: the ridge penalty (lambda = 1/sqrt(n) on the scaled slope) biases it and 20

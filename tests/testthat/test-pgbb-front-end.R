@@ -13,7 +13,7 @@ front_end_data <- function(n = 600, seed = 15) {
 front_end_bounds <- list(x = c(0, 2), z = c(0, 1), .response = c(-5, 8))
 tiny_control <- pgbb_control(iterations = 60, hidden = c(8, 8), draws = 100)
 
-test_that("quantile levels in any order are each labelled by their own fit (pgbb)", {
+test_that("quantile levels in any order are each labelled by their own fit (pgbb)", { quiet_noise({
   d <- front_end_data()
   fits <- lapply(list(c(0.1, 0.5, 0.9), c(0.9, 0.1, 0.5), c(0.5, 0.9, 0.1)), function(tau) {
     set.seed(99)
@@ -44,7 +44,7 @@ test_that("quantile levels in any order are each labelled by their own fit (pgbb
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_invisible(plot(fits[[2L]]))
-})
+}) })
 
 test_that("pgbb_fit keeps the user's level order and permutes tau_prob with it", {
   set.seed(3)
@@ -68,7 +68,7 @@ test_that("pgbb_fit keeps the user's level order and permutes tau_prob with it",
   expect_false(identical(a$generator$layers, c2$generator$layers))
 })
 
-test_that("a non-private fit without bounds fits the data, with the ranges taken from it", {
+test_that("a non-private fit without bounds fits the data, with the ranges taken from it", { quiet_noise({
   skip_if_not_slow()
   d <- front_end_data(n = 2000)
   set.seed(7)
@@ -89,16 +89,16 @@ test_that("a non-private fit without bounds fits the data, with the ranges taken
                                 control = pgbb_control(iterations = 3000, hidden = c(32, 32), draws = 500)))
   ref0 <- stats::coef(stats::lm(y ~ 0 + x + z, d))
   expect_lt(max(abs(coef(fit0)[1:2] - ref0)), 0.1)
-})
+}) })
 
-test_that("a private fit still refuses to take bounds from the data", {
+test_that("a private fit still refuses to take bounds from the data", { quiet_noise({
   d <- front_end_data()
   expect_error(pgbb(y ~ x, d, epsilon = 1, control = tiny_control), "'bounds' is missing")
   expect_error(pgbb(y ~ x, d, epsilon = 1, bounds = list(.response = c(-5, 8)), control = tiny_control),
                "no public bound for 'x'")
-})
+}) })
 
-test_that("methods refuse arguments they would ignore, and fitted/residuals say why they are absent", {
+test_that("methods refuse arguments they would ignore, and fitted/residuals say why they are absent", { quiet_noise({
   d <- front_end_data()
   set.seed(1)
   fit <- pgbb(y ~ x + z, d, epsilon = 2, bounds = front_end_bounds, control = tiny_control)
@@ -115,7 +115,7 @@ test_that("methods refuse arguments they would ignore, and fitted/residuals say 
   # The options the methods do have still work.
   expect_equal(dim(confint(fit, level = 0.9)), c(3L, 2L))
   expect_length(predict(fit, d[1:2, ]), 2L)
-})
+}) })
 
 test_that("a generator that overflowed is an error, not a fit of NaN draws", {
   expect_error(pgbb:::.check_trained_finite(matrix(c(1, NaN), 1), 1e93), "training diverged")

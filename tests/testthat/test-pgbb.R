@@ -15,7 +15,7 @@ make_data <- function(n = 600, seed = 1) {
 }
 b_all <- list(x = c(0, 10), z = c(-1, 1), .response = c(-15, 20))
 
-test_that("pgbb() fits with factors, interactions, transforms and returns the documented shapes", {
+test_that("pgbb() fits with factors, interactions, transforms and returns the documented shapes", { quiet_noise({
   d <- make_data()
   set.seed(2)
   fit <- pgbb(y ~ x * z + g + log1p(x), d, loss = "huber", epsilon = 2, bounds = b_all,
@@ -28,15 +28,16 @@ test_that("pgbb() fits with factors, interactions, transforms and returns the do
   expect_equal(dim(vcov(fit)), c(8L, 8L))
   expect_equal(nobs(fit), 600L)
   s <- as.data.frame(summary(fit))
-  expect_named(s, c("term", "tau", "estimate", "sd", "lower", "upper"))
+  # Five runs by default: the within / between / total decomposition comes with it.
+  expect_named(s, c("term", "tau", "estimate", "sd", "lower", "upper", "within", "between", "total"))
   expect_true(all(s$lower <= s$estimate & s$estimate <= s$upper))
   expect_true(fit$ledger$epsilon <= 2 && fit$ledger$sigma > 0)
   p <- predict(fit, newdata = d[1:3, ], interval = "credible")
   expect_equal(dim(p), c(3L, 3L))
   expect_error(predict(fit, newdata = d[1:3, c("x", "g")]), "z")
-})
+}) })
 
-test_that("a tau grid gives one joint generator and per-level summaries", {
+test_that("a tau grid gives one joint generator and per-level summaries", { quiet_noise({
   d <- make_data()
   set.seed(3)
   fit <- pgbb(y ~ x + z, d, loss = "quantile", tau = c(0.25, 0.5, 0.75), epsilon = 4,
@@ -53,9 +54,9 @@ test_that("a tau grid gives one joint generator and per-level summaries", {
   led <- fit$ledger
   invisible(posterior_draws(fit, n = 10))
   expect_identical(fit$ledger, led)
-})
+}) })
 
-test_that("a missing bound is an error naming the variable; nothing is taken from the data", {
+test_that("a missing bound is an error naming the variable; nothing is taken from the data", { quiet_noise({
   d <- make_data()
   expect_error(pgbb(y ~ x + z, d, loss = "huber", epsilon = 1,
                     bounds = list(x = c(0, 10), .response = c(-15, 20)), control = quick), "'z'")
@@ -68,17 +69,17 @@ test_that("a missing bound is an error naming the variable; nothing is taken fro
   expect_error(pgbb(y ~ x, d, loss = "huber", epsilon = 1, delta = 2, bounds = b_all,
                     control = quick), "'delta'")
   expect_error(pgbb(y ~ x, as.list(d), loss = "huber", epsilon = 1, bounds = b_all), "'data'")
-})
+}) })
 
-test_that("values outside the declared bounds are clipped, with a message to the analyst", {
+test_that("values outside the declared bounds are clipped, with a message to the analyst", { quiet_noise({
   d <- make_data()
   d$x[1:3] <- c(-5, 50, 11)
   set.seed(4)
   expect_message(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick),
                  "3 value\\(s\\) outside")
-})
+}) })
 
-test_that("neighbouring data sets differing in one extreme record get identical public settings", {
+test_that("neighbouring data sets differing in one extreme record get identical public settings", { quiet_noise({
   d1 <- make_data()
   d2 <- d1
   d2$x[10] <- 1e6
@@ -93,9 +94,9 @@ test_that("neighbouring data sets differing in one extreme record get identical 
   expect_identical(fits[[1]]$fit$box, fits[[2]]$fit$box)
   l1 <- unclass(fits[[1]]$ledger); l2 <- unclass(fits[[2]]$ledger)
   expect_identical(l1, l2)
-})
+}) })
 
-test_that("subset, na.action, no intercept and a one-covariate model work", {
+test_that("subset, na.action, no intercept and a one-covariate model work", { quiet_noise({
   d <- make_data()
   d$x[5] <- NA
   set.seed(6)
@@ -108,9 +109,9 @@ test_that("subset, na.action, no intercept and a one-covariate model work", {
   fm <- pgbb(y ~ 1, d, loss = "mean", epsilon = 1, bounds = b_all, control = quick)
   expect_identical(names(coef(fm)), "mean")
   expect_true(coef(fm) > -15 && coef(fm) < 20)
-})
+}) })
 
-test_that("set.seed() reproduces a fit, and saveRDS/readRDS keeps its draws", {
+test_that("set.seed() reproduces a fit, and saveRDS/readRDS keeps its draws", { quiet_noise({
   d <- make_data(300)
   set.seed(7); a <- pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick)
   set.seed(7); b <- pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick)
@@ -121,18 +122,19 @@ test_that("set.seed() reproduces a fit, and saveRDS/readRDS keeps its draws", {
   set.seed(8); d1 <- posterior_draws(a, 20)
   set.seed(8); d2 <- posterior_draws(a2, 20)
   expect_identical(d1, d2)
-})
+}) })
 
-test_that("print and summary output is stable", {
+test_that("print and summary output is stable", { quiet_noise({
   d <- make_data(400)
   set.seed(9)
-  fit <- pgbb(y ~ x + g, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 1,
-              bounds = b_all, control = quick)
+  # Five runs of 200 iterations each (the default runs = 5 shares the iterations).
+  fit <- suppressWarnings(pgbb(y ~ x + g, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 1,
+                               bounds = b_all, control = modifyList(quick, list(iterations = 1000L))))
   expect_snapshot(print(fit, digits = 3))
   expect_snapshot(print(summary(fit, level = 0.9), digits = 3))
-})
+}) })
 
-test_that("plot and tidy work", {
+test_that("plot and tidy work", { quiet_noise({
   d <- make_data(300)
   set.seed(10)
   fit <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.25, 0.5, 0.75), epsilon = 2,
@@ -145,9 +147,9 @@ test_that("plot and tidy work", {
   skip_if_not_installed("generics")
   td <- generics::tidy(fit)
   expect_named(td, c("term", "tau", "estimate", "std.error", "conf.low", "conf.high"))
-})
+}) })
 
-test_that("at epsilon = Inf the coefficients match the non-private rq fit (slow)", {
+test_that("at epsilon = Inf the coefficients match the non-private rq fit (slow)", { quiet_noise({
   skip_if_not_slow()
   set.seed(11)
   n <- 3000
@@ -174,4 +176,4 @@ test_that("at epsilon = Inf the coefficients match the non-private rq fit (slow)
     rq_se <- (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * qnorm(0.975))
     expect_true(all(tab[, "sd"] / rq_se > 0.3 & tab[, "sd"] / rq_se < 3), info = sprintf("tau = %g", taus[k]))
   }
-})
+}) })

@@ -56,7 +56,7 @@ test_that("the epsilon-floor error of pgbb_sigma prints the floor with significa
   expect_equal(as.numeric(sub(".*below ([0-9.e+-]+),.*", "\\1", err)), floor_eps, tolerance = 1e-3)
 })
 
-test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or many levels", {
+test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or many levels", { quiet_noise({
   set.seed(5)
   d <- data.frame(x = runif(200, 0, 10)); d$y <- 1 + 0.3 * d$x + rnorm(200)
   ctl <- pgbb_control(iterations = 40, hidden = 8, draws = 60, blocks = 10)
@@ -76,4 +76,4 @@ test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or ma
   expect_equal(unname(ci2[1, , 2]), q(many$draws[, "x", 2]))
   expect_equal(dim(coef(many)), c(2L, 2L))
   expect_error(confint(one, "z"), "'parm'")
-})
+}) })

@@ -1,0 +1,138 @@
+# Noise-aware intervals: pooling R independent trainings (issue 16).
+#
+# One PGBB training is one noisy realisation of the generator: its draws spread
+# over the Dirichlet block weights (the sampling uncertainty) but not over the
+# error e that the gradient noise leaves in the generator itself, so when the
+# privacy noise dominates the interval collapses while its centre wanders. With
+# R independent trainings under one budget (each with a fresh partition,
+# subsampling and noise; the ledger counts all R T K releases), the run means
+# m_r = theta_hat + e_r carry independent noise errors. The pooled centre
+# mbar = mean_r m_r then has variance W + B / R, with W the mean within-run
+# variance and B the between-run variance of the m_r. B / R is estimated on
+# R - 1 degrees of freedom, so each coordinate gets a t reference on the
+# Satterthwaite degrees of freedom nu = (R - 1) (1 + R W / B)^2.
+# (Rubin's multiple-imputation rule W + (1 + 1/R) B would treat B as shared
+# uncertainty; here each run's noise is independent, so B / R is the variance
+# of the pooled noise error.)
+#
+# A pooled draw is mbar + (G_r(u) - m_r) + e: a run's draw recentred at the
+# pooled mean (its within-run spread), plus a draw e of the pooled centre's
+# noise error. e is Gaussian with covariance B / R (built from the run means
+# themselves, so its joint structure across coefficients and levels is the
+# estimated one), mapped coordinate by coordinate to a scaled t on nu degrees
+# of freedom. Everything here is post-processing of the released generators.
+
+# Pools a list of per-run draw arrays [draw, parameter, level] (all at the same
+# block weights). Returns the pooled array and the variability decomposition.
+.pool_runs <- function(per_run) {
+  mom <- .run_moments(per_run)
+  R <- mom$R
+  if (R == 1L) return(list(draws = per_run[[1L]], variability = .variability_table(mom, per_run[[1L]])))
+  n <- nrow(mom$flat[[1L]])
+  mc <- sweep(mom$m, 2L, mom$mbar)                               # centred run means
+  nu <- .satterthwaite_df(mom$w_var, mom$b_var, R)
+  # e = mc' w / sqrt((R - 1) R), w ~ N(0, I_R): covariance exactly B / R.
+  w <- matrix(cpp_rng_sample("normal", as.integer(n * R), numeric(0), .rng_seed()), n, R)
+  e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), sqrt(mom$b_var / R), nu)
+  run_of_draw <- ((seq_len(n) - 1L) %% R) + 1L
+  out <- e
+  for (r in seq_len(R)) {
+    i <- run_of_draw == r
+    out[i, ] <- out[i, ] + sweep(mom$flat[[r]][i, , drop = FALSE], 2L, mom$m[r, ] - mom$mbar)
+  }
+  a1 <- per_run[[1L]]
+  list(draws = array(out, dim(a1), dimnames(a1)), variability = .variability_table(mom, a1))
+}
+
+# Run means (R x D, D = parameters x levels), their mean, the mean within-run
+# variance and the between-run variance of the means.
+.run_moments <- function(per_run) {
+  R <- length(per_run)
+  dims <- dim(per_run[[1L]])
+  D <- prod(dims[-1L])
+  flat <- lapply(per_run, function(a) matrix(a, dims[1L], D))
+  m <- matrix(vapply(flat, colMeans, numeric(D)), ncol = D, byrow = TRUE)
+  w_var <- Reduce(`+`, lapply(flat, function(f) apply(f, 2L, stats::var))) / R
+  b_var <- if (R > 1L) apply(m, 2L, stats::var) else rep(NA_real_, D)
+  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var)
+}
+
+.satterthwaite_df <- function(w_var, b_var, R) {
+  nu <- (R - 1) * (1 + R * w_var / b_var)^2
+  nu[!is.finite(nu)] <- Inf   # no between-run spread: the noise term vanishes
+  nu
+}
+
+# Gaussian coordinates with sd `s` to scaled t's on `nu` degrees of freedom,
+# each through its own quantile map (monotone, so the joint ranks are kept).
+.to_scaled_t <- function(e, s, nu) {
+  for (j in seq_len(ncol(e))) {
+    if (!(s[j] > 0) || !is.finite(nu[j])) next
+    e[, j] <- s[j] * stats::qt(stats::pnorm(e[, j] / s[j]), df = nu[j])
+  }
+  e
+}
+
+# Within, between and total variability per parameter and level, from per-run
+# draws: `within` the mean within-run sd, `between` the sd of the run means,
+# `total` sqrt(W + B / R) (the sd of the pooled centre plus the sampling
+# spread), `df` the Satterthwaite degrees of freedom and `noise_share` the
+# share of the total variance that is the pooled noise error B / R.
+.variability_table <- function(mom, a1) {
+  R <- mom$R
+  dims <- dim(a1)
+  terms <- dimnames(a1)[[2L]] %||% paste0("theta", seq_len(dims[2L]))
+  levels <- dimnames(a1)[[3L]] %||% rep(NA_character_, dims[3L])
+  w_var <- mom$w_var
+  b_var <- mom$b_var
+  total <- if (R > 1L) w_var + b_var / R else w_var
+  data.frame(term = rep(terms, times = dims[3L]), level = rep(levels, each = dims[2L]),
+             within = sqrt(w_var), between = sqrt(b_var), total = sqrt(total),
+             df = if (R > 1L) .satterthwaite_df(w_var, b_var, R) else NA_real_,
+             noise_share = if (R > 1L) (b_var / R) / total else NA_real_,
+             runs = R, stringsAsFactors = FALSE)
+}
+
+# All runs' draws stacked into one array (for diagnostics on the raw draws).
+.stack_runs <- function(per_run) {
+  if (length(per_run) == 1L) return(.drop_level(per_run[[1L]]))
+  .drop_level(do.call(.bind_draws, per_run))
+}
+
+.bind_draws <- function(...) {
+  xs <- list(...)
+  d <- dim(xs[[1L]])
+  out <- array(NA_real_, c(sum(vapply(xs, function(x) dim(x)[1L], 0L)), d[-1L]),
+               c(list(NULL), dimnames(xs[[1L]])[-1L]))
+  at <- 0L
+  for (x in xs) {
+    k <- dim(x)[1L]
+    out[at + seq_len(k), , ] <- x
+    at <- at + k
+  }
+  out
+}
+
+.drop_level <- function(a) {
+  if (dim(a)[3L] == 1L) return(matrix(a[, , 1L], nrow = dim(a)[1L], dimnames = list(NULL, dimnames(a)[[2L]])))
+  a
+}
+
+# The warning of a release whose privacy noise dominates: coefficients whose
+# between-run spread exceeds the within-run spread, i.e. whose interval is set
+# mostly by the noise error rather than by the sampling uncertainty.
+.warn_noise_dominates <- function(variability) {
+  if (is.null(variability) || all(is.na(variability$between))) return(invisible(character(0)))
+  v <- variability[variability$between > variability$within, , drop = FALSE]
+  if (!nrow(v)) return(invisible(character(0)))
+  no_level <- is.na(v$level) | v$level == "estimate"
+  lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", v$level, ")")))
+  shown <- if (length(lab) > 8L) c(lab[1:8], sprintf("and %d more", length(lab) - 8L)) else lab
+  msg <- sprintf(paste0("the privacy noise dominates the uncertainty of %s: the spread between the %d ",
+                        "independent trainings exceeds the spread within them. The intervals include that ",
+                        "noise error, so they are wide; a larger 'epsilon', more records or fewer columns ",
+                        "would narrow them."), paste(shown, collapse = ", "), v$runs[1L])
+  warning(structure(class = c("pgbb_noise_dominates", "warning", "condition"),
+                    list(message = msg, call = NULL)))
+  invisible(lab)
+}

@@ -1,0 +1,112 @@
+# Noise-aware pooling of independent trainings (R/pooling.R, issue 16).
+
+# R per-run draw arrays [draw, parameter, level]: run r's draws are
+# theta_hat + e_r + N(0, s_w^2) noise, the shape of a trained generator's draws.
+fake_runs <- function(R, n, theta_hat, s_w, s_b) {
+  lapply(seq_len(R), function(r) {
+    e <- rnorm(length(theta_hat), sd = s_b)
+    a <- array(rnorm(n * length(theta_hat), sd = s_w), c(n, length(theta_hat), 1L),
+               list(NULL, names(theta_hat), NULL))
+    for (j in seq_along(theta_hat)) a[, j, 1L] <- a[, j, 1L] + theta_hat[j] + e[j]
+    a
+  })
+}
+
+test_that("pooled draws are centred at the mean of the run means with variance W + B / R", {
+  set.seed(1)
+  runs <- fake_runs(5, 20000, c(a = 1, b = -2), s_w = 0.5, s_b = 2)
+  p <- pgbb:::.pool_runs(runs)
+  m <- t(sapply(runs, function(a) colMeans(a[, , 1])))
+  W <- colMeans(t(sapply(runs, function(a) apply(a[, , 1], 2, var))))
+  B <- apply(m, 2, var)
+  expect_equal(colMeans(p$draws[, , 1]), colMeans(m), tolerance = 0.05)
+  v <- p$variability
+  expect_equal(v$within^2, unname(W))
+  expect_equal(v$between^2, unname(B))
+  expect_equal(v$total^2, unname(W + B / 5))
+  expect_equal(v$df, unname(4 * (1 + 5 * W / B)^2))
+  # The draws' variance is W plus that of a t on df degrees of freedom scaled to B / R:
+  # df / (df - 2) B / R. 20000 draws: the Monte Carlo error of a variance is about 2%.
+  expect_equal(unname(apply(p$draws[, , 1], 2, var)), unname(W + B / 5 * v$df / (v$df - 2)),
+               tolerance = 0.08)
+  # One run: the draws are returned as they are, with no between-run term.
+  one <- pgbb:::.pool_runs(runs[1])
+  expect_identical(one$draws, runs[[1]])
+  expect_true(all(is.na(one$variability$between)))
+})
+
+test_that("the pooled interval covers the estimand at its level whatever the noise share", {
+  skip_if_not_slow()
+  # theta_hat ~ N(theta, s_w^2) is the sampling error the within-run spread stands for;
+  # each run adds its own noise error e_r ~ N(0, s_b^2). 400 replicates: the Monte
+  # Carlo sd of a 0.95 coverage is 0.011, so [0.92, 0.98] is about 3 sd either way.
+  set.seed(2)
+  for (ratio in c(0.1, 1, 5)) {
+    hit <- replicate(400, {
+      theta_hat <- c(a = rnorm(1, sd = 1))
+      p <- pgbb:::.pool_runs(fake_runs(5, 2000, theta_hat, s_w = 1, s_b = ratio))
+      q <- quantile(p$draws[, 1, 1], c(0.025, 0.975))
+      q[1] <= 0 && 0 <= q[2]
+    })
+    expect_gt(mean(hit), 0.92, label = sprintf("coverage at noise/sampling sd ratio %g", ratio))
+    expect_lt(mean(hit), 0.985, label = sprintf("coverage at noise/sampling sd ratio %g", ratio))
+  }
+  # A single run ignores the noise error: at ratio 5 it covers far less often.
+  hit1 <- replicate(400, {
+    theta_hat <- rnorm(1)
+    a <- fake_runs(1, 2000, c(a = theta_hat), s_w = 1, s_b = 5)[[1]]
+    q <- quantile(a[, 1, 1], c(0.025, 0.975))
+    q[1] <= 0 && 0 <= q[2]
+  })
+  expect_lt(mean(hit1), 0.6)
+})
+
+test_that("the noise warning names the coefficients whose between-run spread dominates", {
+  set.seed(3)
+  runs <- fake_runs(4, 500, c(slope = 1, other = 0), s_w = 1, s_b = 0)
+  for (r in seq_along(runs)) runs[[r]][, 1, 1] <- runs[[r]][, 1, 1] + 10 * r   # only 'slope' is noisy
+  v <- pgbb:::.pool_runs(runs)$variability
+  expect_warning(pgbb:::.warn_noise_dominates(v), "dominates the uncertainty of slope: .* 4 independent")
+  expect_no_warning(pgbb:::.warn_noise_dominates(v[v$term == "other", ]))
+  expect_no_warning(pgbb:::.warn_noise_dominates(pgbb:::.pool_runs(runs[1])$variability))
+})
+
+test_that("a fit of R runs is accounted as R T K releases and trains R different generators", {
+  set.seed(4)
+  n <- 2000
+  d <- data.frame(x = runif(n, 0, 2))
+  d$y <- 1 + 0.5 * d$x + rnorm(n)
+  b <- list(x = c(0, 2), .response = c(-5, 8))
+  ctl <- pgbb_control(iterations = 100, hidden = c(8, 8), draws = 300, runs = 3)
+  fit <- suppressWarnings(pgbb(y ~ x, d, epsilon = 2, bounds = b, control = ctl))
+  expect_identical(fit$ledger$runs, 3L)
+  # 100 iterations in all: 3 runs of 33, 99 releases.
+  expect_identical(fit$ledger$iterations, 33L)
+  sig <- pgbb_sigma(epsilon = 2, delta = 1 / n, n = n, blocks = 20, clip = fit$ledger$clip, rate = 0.1,
+                    iterations = 3 * 33)
+  expect_equal(fit$ledger$sigma, as.numeric(sig), tolerance = 1e-6)
+  expect_lte(fit$ledger$epsilon, 2 * (1 + 1e-9))
+  # The same sigma accounted for one run only would certify a smaller epsilon.
+  e1 <- pgbb_epsilon(sigma = fit$ledger$sigma, delta = 1 / n, n = n, blocks = 20, clip = fit$ledger$clip,
+                     rate = 0.1, iterations = 33)
+  expect_lt(as.numeric(e1), fit$ledger$epsilon)
+  g <- fit$fit$generator
+  expect_length(g$more_layers, 2L)
+  expect_false(identical(g$layers, g$more_layers[[1]]))
+  v <- fit$variability
+  expect_setequal(v$term, c("(Intercept)", "x"))
+  expect_true(all(v$between > 0 & v$within > 0))
+  expect_output(print(fit), "noise-aware, 3 independent trainings")
+  s <- as.data.frame(summary(fit))
+  expect_true(all(c("within", "between", "total") %in% names(s)))
+  sn <- summary(fit, type = "normal")$coefficients[[1]]
+  expect_equal(unname(sn[, "upper"] - sn[, "estimate"]),
+               unname(qt(0.975, v$df) * v$total), tolerance = 1e-12)
+  expect_equal(dim(posterior_draws(fit, 50)), c(50L, 2L))
+  # runs = 1 says loudly that its intervals leave out the noise error.
+  set.seed(4)
+  one <- suppressWarnings(pgbb(y ~ x, d, epsilon = 2, bounds = b,
+                               control = pgbb_control(iterations = 100, hidden = c(8, 8), draws = 300, runs = 1)))
+  expect_output(print(one), "do NOT include the error the privacy noise")
+  expect_null(pgbb:::.level_variability(one, "estimate"))
+})
