@@ -73,8 +73,8 @@
   e
 }
 
-# Within, between and total variability per parameter and level, from per-run
-# draws: `within` the mean within-run sd, `between` the sd of the run means,
+# Within, between and total variability per parameter and level, from the run
+# moments: `within` the mean within-run sd, `between` the sd of the run means,
 # `total` sqrt(W + B / R) (the sd of the pooled centre plus the sampling
 # spread), `df` the Satterthwaite degrees of freedom and `noise_share` the
 # share of the total variance that is the pooled noise error B / R.

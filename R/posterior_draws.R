@@ -13,7 +13,10 @@
 #'   draw `b` across levels is one draw of the whole quantile process.
 #' @param ... Unused.
 #' @return A matrix with `n` rows and one column per parameter; for several
-#'   levels, an array `n` x parameters x levels.
+#'   levels, an array `n` x parameters x levels. For a fit of several
+#'   independent runs a draw is a noise-aware pooled draw: one run's draw at
+#'   fresh weights, recentred at the mean of the run means, plus a draw of the
+#'   pooled centre's noise error (see [pgbb()], 'Noise-aware intervals').
 #' @examples
 #' set.seed(1)
 #' x <- rnorm(300, 1)
