@@ -155,7 +155,7 @@
     level = 1 - alpha, alpha = alpha, method = method, estimator = spec$name,
     description = spec$description, privacy = privacy, noise = noise,
     n = plan$n, B = plan$B, m = plan$m, mode = plan$mode, kappa_star = plan$kappa, rho = plan$rho,
-    call = call), extra)
+    call = .release_call(call)), extra)
   structure(obj, class = "private_cr")
 }
 

@@ -130,7 +130,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (kept * M > 5e7) .arg_fail("thin", "large enough to keep at most 5e7 draws in all (or fewer iterations)")
   if (!is.null(clip)) .check_positive(clip, "clip", allow_inf = !private)
 
-  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private)
   .formula_offset_check(frame$mt, "dp_sgld")
   if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
     .arg_fail("formula", "an intercept-only formula such as y ~ 1 for loss = \"mean\"")
@@ -332,7 +332,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                    .loss_label(loss), n,
                    if (!is.null(tau)) sprintf(", tau = %s", paste(format(tau), collapse = ", ")) else "",
                    format(schedule$iterations), format(schedule$kept), if (M > 1L) " per level" else "")
-  .new_private_posterior(flat, ledger, "dp_sgld", title, call = cl, loss = loss, tau = tau, n = n,
+  .new_private_posterior(flat, ledger, "dp_sgld", title, call = .release_call(cl), loss = loss, tau = tau, n = n,
                          coefnames = dimnames(draws)[[2L]], draw_array = draws, ess = ess,
                          details = list(schedule = schedule, clip = clips, sigma = cal$sigma,
                                         multiplier = cal$multiplier, order = cal$order,

@@ -13,7 +13,7 @@
                                "bounds = list(x = c(0, 10), .response = c(-5, 5))"))
   .check_bounds_list(bounds)
   cl <- as.call(list(as.name(caller), formula = formula, data = data))
-  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private = TRUE)
   design <- .pgbb_design(frame, bounds, "huber", private = TRUE)
   if (design$clipped > 0L)
     message(sprintf("%s: %d value(s) outside the declared bounds were clipped to them ", caller,
@@ -49,7 +49,7 @@
   fit$details$formula <- list(A = design$A, y_shift = design$y_shift, y_bound = design$y_bound,
                               column_bounds = design$cb)
   fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
-  fit$call <- call
+  fit$call <- .release_call(call)
   fit
 }
 
@@ -73,6 +73,6 @@
   fit$details$sampling_sd <- iv$sampling_sd
   fit$details$formula <- list(A = design$A, y_shift = design$y_shift, column_bounds = design$cb)
   fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
-  fit$call <- call
+  fit$call <- .release_call(call)
   fit
 }

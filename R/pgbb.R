@@ -49,10 +49,12 @@
 #'   generative blocked bootstrap (as `private = FALSE`).
 #' @param delta Privacy parameter \eqn{\delta}; default `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
-#' @param ... `subset` and `na.action`, passed on to [stats::model.frame()].
-#'   Any other argument is an error that names it (settings of the trainer
-#'   belong in `control = pgbb_control()`); case weights and `offset()` terms
-#'   are not supported by the private fit and are errors too.
+#' @param ... `subset` and, for a non-private fit, `na.action`, passed on to
+#'   [stats::model.frame()]. A private fit refuses missing values (its n is
+#'   public: see [pgbb_privacy]); remove incomplete records beforehand by a
+#'   public rule. Any other argument is an error that names it (settings of the
+#'   trainer belong in `control = pgbb_control()`); case weights and `offset()`
+#'   terms are not supported by the private fit and are errors too.
 #' @param control A [pgbb_control()] object.
 #' @param private `FALSE` for the non-private generative blocked bootstrap. Only
 #'   then may `bounds` be omitted: the ranges are taken from the data (with a
@@ -122,7 +124,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   if (is.null(bounds)) bounds <- list()
   .check_bounds_list(bounds)
 
-  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private)
   .check_model_for_loss(frame, loss)
   design <- .pgbb_design(frame, bounds, loss, private, control$coding)
   n <- nrow(design$Z)
@@ -185,14 +187,29 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 }
 
 # Model frame exactly as lm() builds it (the mf[[1]] <- quote(stats::model.frame) idiom).
-.pgbb_model_frame <- function(cl, formula, data, env) {
+# A private fit's n is part of the public setting (delta = 1/n, gamma*(n, S) and
+# the block size enter the guarantee, and print shows n): dropping incomplete
+# records would make it depend on the data, so a private fit refuses them.
+.pgbb_model_frame <- function(cl, formula, data, env, private = FALSE) {
   if (missing(data) || !is.data.frame(data)) .arg_fail("data", "a data frame")
   if (nrow(data) == 0L) .arg_fail("data", "non-empty (it has no rows)")
+  if (private && "na.action" %in% names(cl))
+    .arg_fail("na.action", paste0("left unset for a private fit: its n must be public, so incomplete records ",
+                                  "are an error (remove them beforehand by a public rule, or impute them publicly)"))
   mf <- cl[c(1L, match(c("formula", "data", "subset", "na.action"), names(cl), 0L))]
   mf$drop.unused.levels <- FALSE  # levels are public; dropping them would depend on the data
+  if (private) mf$na.action <- quote(stats::na.pass)
   mf[[1L]] <- quote(stats::model.frame)
   mf <- eval(mf, env)
+  if (private && anyNA(mf))
+    .arg_fail("data", paste0("free of missing values in the model variables for a private fit: dropping ",
+                             "incomplete records would make n, which the guarantee treats as public, depend on ",
+                             "the data. Remove them beforehand by a public rule (e.g. stats::na.omit(data) ",
+                             "before the analysis, and report n as public), or impute them publicly"))
   mt <- attr(mf, "terms")
+  # The terms' environment is the caller's frame, which may hold the data: a fit
+  # keeps terms for predict() only, evaluated in the global environment.
+  environment(mt) <- globalenv()
   y <- stats::model.response(mf)
   if (is.null(y)) .arg_fail("formula", "a two-sided formula with a response")
   if (!is.numeric(y) || is.matrix(y))
@@ -201,7 +218,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   if (nrow(X) == 0L) .arg_fail("data", "left with at least one complete record after 'subset' and 'na.action'")
   if (any(!is.finite(X)) || any(!is.finite(y)))
     .arg_fail("data", "free of infinite values in the model variables")
-  list(mf = mf, mt = mt, X = X, y = as.numeric(y), na.action = attr(mf, "na.action"))
+  list(mf = mf, mt = mt, X = X, y = as.numeric(y))
 }
 
 # Unit-box design from public bounds (R/design.R). A non-private fit without
@@ -344,13 +361,12 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   ev <- .pgbb_draws(fit, design, loss, n = nrow(fit$draws), tau = if (isTRUE(fit$joint)) tau,
                     labels = tau, per_run = per_run)
   if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability)
-  structure(list(call = cl, loss = loss, tau = tau, n = nrow(design$Z),
+  structure(list(call = .release_call(cl), loss = loss, tau = tau, n = nrow(design$Z),
                  coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,
                  variability = ev$variability,
                  private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
-                 contrasts = attr(frame$X, "contrasts"), na.action = frame$na.action,
-                 control = control),
+                 contrasts = attr(frame$X, "contrasts"), control = control),
             class = "pgbb")
 }
 

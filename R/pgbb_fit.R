@@ -167,7 +167,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      progress = interactive()) {
-  call <- .safe_call(match.call())
+  call <- .release_call(match.call())
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
@@ -373,21 +373,6 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     "pgbb_control() for pgbb()). The shares are in $box_share."),
     100 * max(worst[bad]), paste0("'", names(worst)[bad], "'", collapse = ", ")), call. = FALSE)
   invisible(TRUE)
-}
-
-# The call as stored in a fit: argument expressions only. Values that were
-# passed in directly (e.g. through do.call(), which puts the data themselves
-# into the call) are replaced by a placeholder, so the released object can
-# never carry record-level data.
-.safe_call <- function(call) {
-  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("pgbb_fit")
-  for (i in seq_along(call)[-1L]) {
-    a <- call[[i]]
-    nm <- names(call)[i]
-    small_constant <- is.atomic(a) && length(a) <= 16L && !(nm %in% c("x", "y", "partition"))
-    if (!(is.name(a) || is.call(a) || is.null(a) || small_constant)) call[[i]] <- as.name("<value>")
-  }
-  call
 }
 
 # x as a numeric matrix with column names.

@@ -87,3 +87,34 @@
 #' differential privacy: lossless conversion and applications. IEEE JSAIT.
 #' @name pgbb_privacy
 NULL
+
+# The call as stored in every fitted object: argument expressions only. A call
+# can carry the data themselves (do.call() puts the values into it, and a
+# typed literal c(...) is data too) or an environment (a formula object passed
+# as a value); all of these become the placeholder `<value>`, so that a
+# released object never holds record-level data. Symbols, small constants and
+# short expressions are kept, so the call still documents the public settings.
+.release_call <- function(call) {
+  placeholder <- as.name("<value>")
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("<function>")
+  data_args <- c("x", "y", "data", "partition", "newdata")
+  nms <- names(call) %||% rep("", length(call))
+  for (i in seq_along(call)[-1L]) {
+    a <- call[[i]]
+    if (is.null(a)) next
+    call[[i]] <- if (nms[i] %in% data_args && !is.name(a)) placeholder else .release_expr(a, placeholder)
+  }
+  call
+}
+
+.release_expr <- function(a, placeholder) {
+  if (is.name(a)) return(a)
+  if (is.atomic(a)) return(if (length(a) <= 16L && is.null(attributes(a))) a else placeholder)
+  if (is.call(a)) {
+    if (inherits(a, "formula")) attributes(a) <- NULL   # a formula value: keep its expression only
+    if (length(a) > 17L) return(placeholder)           # e.g. a typed data vector c(...)
+    for (j in seq_along(a)) if (!is.null(a[[j]])) a[[j]] <- .release_expr(a[[j]], placeholder)
+    return(a)
+  }
+  placeholder   # lists, data frames, functions, environments
+}

@@ -1,0 +1,103 @@
+# What a released object carries (issue 18, part 1): no records, no row names
+# or indices of records, no environment that reaches the data, whatever the
+# way the function was called. Each fit is made inside a function on data with
+# a canary value and canary row names, serialised, and searched for both.
+
+canary_value <- 0.618033988749894   # inside every declared range: never clipped
+canary_rows <- sprintf("patient_%03d", 1:400)
+
+canary_data <- function(n = 400) {
+  set.seed(18)
+  d <- data.frame(x = runif(n), z = runif(n))
+  d$x[17] <- canary_value
+  d$y <- 1 + d$x - d$z + rnorm(n, sd = 0.3)
+  rownames(d) <- sprintf("patient_%03d", seq_len(n))
+  d
+}
+
+serialised_holds <- function(obj) {
+  raw <- serialize(obj, NULL)
+  bits <- writeBin(canary_value, raw(), endian = "big")   # XDR serialisation is big-endian
+  has_value <- length(grepRaw(bits, raw, fixed = TRUE)) > 0L
+  has_rows <- length(grepRaw(charToRaw("patient_0"), raw, fixed = TRUE)) > 0L
+  c(value = has_value, rownames = has_rows)
+}
+
+expect_no_record <- function(obj, label) {
+  h <- serialised_holds(obj)
+  expect_false(h[["value"]], label = paste(label, "holds the canary value"))
+  expect_false(h[["rownames"]], label = paste(label, "holds record row names"))
+}
+
+test_that("the canary search finds a record when one is there", {
+  d <- canary_data()
+  expect_true(serialised_holds(d)[["value"]])
+  expect_true(serialised_holds(d)[["rownames"]])
+  expect_true(serialised_holds(list(call = as.call(list(as.name("f"), d$x))))[["value"]])
+})
+
+test_that("pgbb and pgbb_fit objects made inside a function hold no record", { quiet_noise({
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
+  ctl <- pgbb_control(iterations = 60, hidden = 4, draws = 50)
+  fit_in_function <- function() {
+    d <- canary_data()
+    pgbb(y ~ x + z, d, epsilon = 1, bounds = b, control = ctl)
+  }
+  fit <- fit_in_function()
+  expect_no_record(fit, "pgbb()")
+  expect_identical(environment(fit$terms), globalenv())
+  expect_null(fit$na.action)
+  # Called through do.call(), the data themselves enter the call.
+  d <- canary_data()
+  via_do_call <- do.call(pgbb, list(formula = y ~ x + z, data = d, epsilon = 1, bounds = b, control = ctl))
+  expect_no_record(via_do_call, "pgbb() through do.call()")
+  expect_identical(via_do_call$call$data, as.name("<value>"))
+  m <- as.matrix(d[c("x", "z")])
+  pf <- do.call(pgbb_fit, list(x = m, y = d$y, loss = "quantile", sigma = 0.01, box = c(-20, 20),
+                                x_bounds = c(0, 1), y_bounds = c(-3, 4), iterations = 20, hidden = 4,
+                                draws = 20))
+  expect_no_record(pf, "pgbb_fit() through do.call()")
+  # predict() still works from the cleaned terms.
+  expect_length(predict(fit, d[1:3, ]), 3L)
+  # The stored object does not grow with n: the release is the generator and its draws.
+  big <- function(n) {
+    dd <- canary_data(n)
+    length(serialize(pgbb(y ~ x + z, dd, epsilon = 1, bounds = b, control = ctl), NULL))
+  }
+  expect_lt(big(4000) / big(400), 1.05)
+}) })
+
+test_that("the baselines' and confidence regions' objects hold no record", { quiet_noise({
+  d <- canary_data()
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
+  x <- d$x
+  objs <- list(
+    dp_sgld = do.call(dp_sgld, list(formula = y ~ x + z, data = d, epsilon = 1, bounds = b, iterations = 50)),
+    noisy_gibbs = suppressWarnings(do.call(noisy_gibbs, list(x = x, family = "gaussian", sigma = 1, epsilon = 1,
+                                                             delta = 1e-3, bounds = c(0, 1), iterations = 50))),
+    noisy_gibbs_formula = suppressWarnings(do.call(noisy_gibbs, list(y ~ x + z, d, family = "linear", epsilon = 1,
+                                                                     bounds = b, iterations = 50))),
+    dp_bootstrap = do.call(dp_bootstrap, list(x = x, method = "mean", epsilon = 1, delta = 1e-3,
+                                              bounds = c(0, 1))),
+    dp_bootstrap_formula = do.call(dp_bootstrap, list(y ~ x + z, d, epsilon = 1, bounds = b, B = 5)),
+    cr_gs = quiet_zero_radius(do.call(cr_gs, list(x = x, mu = 1, bounds = c(0, 1), B = 20))),
+    cr_ss = quiet_zero_radius(do.call(cr_ss, list(x = x, mu = 1, delta = 1e-6, bounds = c(0, 1), B = 20))),
+    cr_gs_literal = quiet_zero_radius(eval(call("cr_gs", as.call(c(as.name("c"), as.list(x[1:40]))),
+                                                mu = 1, bounds = c(0, 1), B = 20))))
+  for (nm in names(objs)) expect_no_record(objs[[nm]], nm)
+}) })
+
+test_that("a private fit refuses missing values instead of dropping records (its n is public)", {
+  d <- canary_data()
+  d$x[3] <- NA
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
+  ctl <- pgbb_control(iterations = 20, hidden = 4, draws = 20, runs = 1)
+  expect_error(pgbb(y ~ x + z, d, epsilon = 1, bounds = b, control = ctl),
+               "'data' must be free of missing values .* n, which the guarantee treats as public")
+  expect_error(pgbb(y ~ x + z, d, epsilon = 1, bounds = b, control = ctl, na.action = na.omit),
+               "'na.action' must be left unset for a private fit")
+  expect_error(dp_sgld(y ~ x + z, d, epsilon = 1, bounds = b, iterations = 20), "free of missing values")
+  # A non-private fit may drop them, as lm() does.
+  fit <- suppressMessages(pgbb(y ~ x + z, d, private = FALSE, bounds = b, control = ctl))
+  expect_identical(nobs(fit), 399L)
+})
