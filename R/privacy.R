@@ -42,6 +42,20 @@
 #' levels =)`); character variables and bases computed from the data (`poly()`,
 #' `ns()`, `bs()`, `scale()`) are refused by the formula interface.
 #'
+#' @section A public n, and what a fitted object holds:
+#' Because `n` is public, the private formula interfaces ([pgbb()], [dp_sgld()]
+#' and the formula forms of [noisy_gibbs()] and [dp_bootstrap()]) refuse
+#' records with missing values in the model variables, and their `na.action`:
+#' dropping incomplete records would make `n`, and with it `delta = 1/n`,
+#' `gamma*(n, S)` and the accountant's block size, depend on the data. Remove
+#' them beforehand by a public rule and treat the resulting `n` as public.
+#' A fitted object holds the release (generator parameters, draws, noisy
+#' statistics), its privacy ledger and public settings only: its model terms
+#' are evaluated in the global environment (not the caller's frame, which may
+#' hold the data), it keeps no `na.action` (record indices and row names), and
+#' its stored call has every value that was passed in directly (through
+#' [do.call()], or a typed data vector) replaced by `<value>`.
+#'
 #' @section What is not protected:
 #' \itemize{
 #'   \item **The seed.** By default the C++ engine is seeded from R's generator so
