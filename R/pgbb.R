@@ -49,10 +49,10 @@
 #'   generative blocked bootstrap (as `private = FALSE`).
 #' @param delta Privacy parameter \eqn{\delta}; default `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
-#' @param ... `subset` and, for a non-private fit, `na.action`, passed on to
-#'   [stats::model.frame()]. A private fit refuses missing values (its n is
-#'   public: see [pgbb_privacy]); remove incomplete records beforehand by a
-#'   public rule. Any other argument is an error that names it (settings of the
+#' @param ... For a non-private fit, `subset` and `na.action`, passed on to
+#'   [stats::model.frame()]. A private fit refuses both, and missing values:
+#'   its n is public (see [pgbb_privacy]), so subset the data and remove
+#'   incomplete records beforehand, by a public rule. Any other argument is an error that names it (settings of the
 #'   trainer belong in `control = pgbb_control()`); case weights and `offset()`
 #'   terms are not supported by the private fit and are errors too.
 #' @param control A [pgbb_control()] object.
@@ -193,6 +193,9 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
 .pgbb_model_frame <- function(cl, formula, data, env, private = FALSE) {
   if (missing(data) || !is.data.frame(data)) .arg_fail("data", "a data frame")
   if (nrow(data) == 0L) .arg_fail("data", "non-empty (it has no rows)")
+  if (private && "subset" %in% names(cl))
+    .arg_fail("subset", paste0("left unset for a private fit: the number of records a subset keeps depends on ",
+                               "the data, and n is public. Subset the data beforehand and treat its n as public"))
   if (private && "na.action" %in% names(cl))
     .arg_fail("na.action", paste0("left unset for a private fit: its n must be public, so incomplete records ",
                                   "are an error (remove them beforehand by a public rule, or impute them publicly)"))

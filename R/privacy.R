@@ -45,10 +45,11 @@
 #' @section A public n, and what a fitted object holds:
 #' Because `n` is public, the private formula interfaces ([pgbb()], [dp_sgld()]
 #' and the formula forms of [noisy_gibbs()] and [dp_bootstrap()]) refuse
-#' records with missing values in the model variables, and their `na.action`:
-#' dropping incomplete records would make `n`, and with it `delta = 1/n`,
-#' `gamma*(n, S)` and the accountant's block size, depend on the data. Remove
-#' them beforehand by a public rule and treat the resulting `n` as public.
+#' records with missing values in the model variables, `na.action` and
+#' `subset`: dropping records would make `n`, and with it `delta = 1/n`,
+#' `gamma*(n, S)` and the accountant's block size, depend on the data. Subset
+#' and remove incomplete records beforehand, by a public rule, and treat the
+#' resulting `n` as public.
 #' A fitted object holds the release (generator parameters, draws, noisy
 #' statistics), its privacy ledger and public settings only: its model terms
 #' are evaluated in the global environment (not the caller's frame, which may

@@ -97,6 +97,12 @@ test_that("a private fit refuses missing values instead of dropping records (its
   expect_error(pgbb(y ~ x + z, d, epsilon = 1, bounds = b, control = ctl, na.action = na.omit),
                "'na.action' must be left unset for a private fit")
   expect_error(dp_sgld(y ~ x + z, d, epsilon = 1, bounds = b, iterations = 20), "free of missing values")
+  d$x[3] <- 0.5
+  expect_error(pgbb(y ~ x + z, d, epsilon = 1, bounds = b, control = ctl, subset = z > 0.5),
+               "'subset' must be left unset for a private fit")
+  expect_error(dp_sgld(y ~ x + z, d, epsilon = 1, bounds = b, iterations = 20, subset = z > 0.5),
+               "'subset' must be left unset")
+  d$x[3] <- NA
   # A non-private fit may drop them, as lm() does.
   fit <- suppressMessages(pgbb(y ~ x + z, d, private = FALSE, bounds = b, control = ctl))
   expect_identical(nobs(fit), 399L)
