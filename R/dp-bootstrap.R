@@ -123,7 +123,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
     if (!is.null(lambda)) .arg_fail("lambda", "NULL for method \"mean\" (there is no penalty)")
     .dpb_mean(x, mu, epsilon, delta, bounds, B, level, .dpb_deconv_control(deconvolution))
   }
-  fit$call <- .release_call(cl)
+  fit$call <- .release_call(cl, "dp_bootstrap")
   fit
 }
 

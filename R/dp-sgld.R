@@ -332,7 +332,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                    .loss_label(loss), n,
                    if (!is.null(tau)) sprintf(", tau = %s", paste(format(tau), collapse = ", ")) else "",
                    format(schedule$iterations), format(schedule$kept), if (M > 1L) " per level" else "")
-  .new_private_posterior(flat, ledger, "dp_sgld", title, call = .release_call(cl), loss = loss, tau = tau, n = n,
+  .new_private_posterior(flat, ledger, "dp_sgld", title, call = .release_call(cl, "dp_sgld"), loss = loss, tau = tau, n = n,
                          coefnames = dimnames(draws)[[2L]], draw_array = draws, ess = ess,
                          details = list(schedule = schedule, clip = clips, sigma = cal$sigma,
                                         multiplier = cal$multiplier, order = cal$order,

@@ -168,7 +168,7 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   } else {
     .ng_expfam(x, y, family, epsilon, delta, bounds, sigma, prior, schedule, calibration)
   }
-  fit$call <- .release_call(cl)
+  fit$call <- .release_call(cl, "noisy_gibbs")
   fit
 }
 

@@ -364,7 +364,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   ev <- .pgbb_draws(fit, design, loss, n = nrow(fit$draws), tau = if (isTRUE(fit$joint)) tau,
                     labels = tau, per_run = per_run)
   if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability)
-  structure(list(call = .release_call(cl), loss = loss, tau = tau, n = nrow(design$Z),
+  structure(list(call = .release_call(cl, "pgbb"), loss = loss, tau = tau, n = nrow(design$Z),
                  coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,
                  variability = ev$variability,
                  private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],

@@ -109,9 +109,10 @@ NULL
 # as a value); all of these become the placeholder `<value>`, so that a
 # released object never holds record-level data. Symbols, small constants and
 # short expressions are kept, so the call still documents the public settings.
-.release_call <- function(call) {
+.release_call <- function(call, fun = "<function>") {
   placeholder <- as.name("<value>")
-  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("<function>")
+  # do.call() with a function object puts the closure itself here.
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name(fun)
   data_args <- c("x", "y", "data", "partition", "newdata")
   nms <- names(call) %||% rep("", length(call))
   for (i in seq_along(call)[-1L]) {

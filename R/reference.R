@@ -49,7 +49,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
     mean = .reference_mean(y, level),
     logistic = .reference_logistic(X, y, level))
   structure(c(res, list(loss = loss, tau = if (loss == "quantile") tau, level = level,
-                        n = length(y), call = .release_call(cl))),
+                        n = length(y), call = .release_call(cl, "pgbb_reference"))),
             class = "pgbb_reference")
 }
 

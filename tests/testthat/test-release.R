@@ -57,6 +57,8 @@ test_that("pgbb and pgbb_fit objects made inside a function hold no record", { q
                                 x_bounds = c(0, 1), y_bounds = c(-3, 4), iterations = 20, hidden = 4,
                                 draws = 20))
   expect_no_record(pf, "pgbb_fit() through do.call()")
+  expect_identical(pf$call[[1L]], as.name("pgbb_fit"))   # not the closure do.call() put there
+  expect_identical(via_do_call$call[[1L]], as.name("pgbb"))
   # predict() still works from the cleaned terms.
   expect_length(predict(fit, d[1:3, ]), 3L)
   # The stored object does not grow with n: the release is the generator and its draws.
