@@ -79,6 +79,9 @@
   stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", fun, nm), call. = FALSE)
 }
 
+# What a formula front end's `...` passes on to model.frame().
+.formula_dots <- c("subset", "na.action")
+
 # The `...` of a formula front end: model.frame()'s `subset` and `na.action` and
 # the documented settings only. Anything else (a misspelt argument, `weights`,
 # `offset`) used to vanish into `...` and the fit ran as if it had not been given.
@@ -131,9 +134,20 @@
 }
 
 # `tau` is a quantile level: given with another loss it would be ignored.
+# Returns the levels for loss = "quantile" and NULL otherwise.
 .check_tau_for_loss <- function(tau, loss, tau_missing) {
   if (loss == "quantile") return(.check_tau_levels(tau))
   if (!tau_missing)
     .arg_fail("tau", sprintf("left unset for loss = \"%s\" (only loss = \"quantile\" has levels)", loss))
   invisible(NULL)
+}
+
+# The model a formula front end fits must be the one the formula states: an
+# offset() would be dropped by model.matrix(), and a mean has no covariates.
+.check_model_for_loss <- function(frame, loss, fun) {
+  .formula_offset_check(frame$mt, fun)
+  if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
+    .arg_fail("formula", paste0("an intercept-only formula such as y ~ 1 for loss = \"mean\" (a mean has ",
+                                "no covariates; they would be ignored)"))
+  invisible(TRUE)
 }

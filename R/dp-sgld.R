@@ -102,8 +102,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget; Inf for a non-private chain)")
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   private <- is.finite(epsilon)
-  .check_tau_for_loss(tau, loss, missing(tau))
-  if (loss != "quantile") tau <- NULL
+  tau <- .check_tau_for_loss(tau, loss, missing(tau))
   if (missing(bounds) || is.null(bounds))
     .arg_fail("bounds", "given: the public range of every variable, e.g. bounds = list(x = c(0, 10), .response = c(0, 1))")
   .check_bounds_list(bounds)
@@ -111,10 +110,9 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   # list(...) would evaluate it in the caller's frame (wrongly, or not at all).
   dx <- match.call(expand.dots = FALSE)$...
   dn <- names(dx) %||% rep("", length(dx))
-  .formula_dots_check(dx, c("subset", "na.action", "huber_c", "huber_kappa", "bandwidth", "scale",
-                            "conversion", "orders"), "dp_sgld", names(formals(sys.function())))
+  .formula_dots_check(dx, c(.formula_dots, names(.sgld_defaults)), "dp_sgld", names(formals(sys.function())))
   dvals <- list()
-  for (i in which(!dn %in% c("subset", "na.action"))) dvals[[dn[i]]] <- ...elt(i)
+  for (i in which(!dn %in% .formula_dots)) dvals[[dn[i]]] <- ...elt(i)
   opts <- .sgld_options(dvals)
   .check_positive(omega, "omega")
   .check_count(iterations, "iterations", min = 2, max = 1e9)
@@ -131,9 +129,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (!is.null(clip)) .check_positive(clip, "clip", allow_inf = !private)
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private)
-  .formula_offset_check(frame$mt, "dp_sgld")
-  if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
-    .arg_fail("formula", "an intercept-only formula such as y ~ 1 for loss = \"mean\"")
+  .check_model_for_loss(frame, loss, "dp_sgld")
   design <- .pgbb_design(frame, bounds, loss, private = TRUE)
   n <- nrow(design$Z)
   if (!is.null(delta)) .check_open_unit(delta, "delta") else delta <- 1 / n
@@ -178,19 +174,13 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                     decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept))
 }
 
+# The loss and accountant settings dp_sgld() takes in `...` (their names were
+# checked by .formula_dots_check()), with their defaults.
+.sgld_defaults <- list(huber_c = 1.345, huber_kappa = 0.71, bandwidth = 0.1, scale = 1,
+                       conversion = "asoodeh", orders = 2:256)
+
 .sgld_options <- function(dots) {
-  def <- list(huber_c = 1.345, huber_kappa = 0.71, bandwidth = 0.1, scale = 1,
-              conversion = "asoodeh", orders = 2:256)
-  mf_args <- c("subset", "na.action")
-  nm <- names(dots)
-  if (length(dots) && (is.null(nm) || any(nm == "")))
-    stop("arguments in '...' must be named (subset, na.action, huber_c, huber_kappa, bandwidth, scale, conversion, orders).",
-         call. = FALSE)
-  bad <- setdiff(nm, c(names(def), mf_args))
-  if (length(bad))
-    stop(sprintf("unknown argument(s) %s; '...' takes subset, na.action, huber_c, huber_kappa, bandwidth, scale, conversion, orders.",
-                 paste(sprintf("'%s'", bad), collapse = ", ")), call. = FALSE)
-  opts <- utils::modifyList(def, dots[setdiff(nm, mf_args)])
+  opts <- utils::modifyList(.sgld_defaults, dots)
   .check_loss_settings(opts$huber_c, opts$huber_kappa, opts$bandwidth, opts$scale)
   if (!is.character(opts$conversion) || length(opts$conversion) != 1L ||
       !opts$conversion %in% c("asoodeh", "mironov"))

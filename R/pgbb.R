@@ -115,8 +115,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   }
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
   if (!is.finite(epsilon)) private <- FALSE
-  .check_tau_for_loss(tau, loss, missing(tau))
-  if (loss != "quantile") tau <- NULL
+  tau <- .check_tau_for_loss(tau, loss, missing(tau))
   if (missing(bounds)) bounds <- NULL
   if (private && is.null(bounds))
     stop("'bounds' is missing: a private fit needs the public range of every variable, ",
@@ -125,7 +124,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   .check_bounds_list(bounds)
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private)
-  .check_model_for_loss(frame, loss)
+  .check_model_for_loss(frame, loss, "pgbb")
   design <- .pgbb_design(frame, bounds, loss, private, control$coding)
   n <- nrow(design$Z)
   if (!is.null(delta)) .check_delta(delta) else delta <- 1 / n
@@ -140,17 +139,6 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
-}
-
-# `...` goes to model.frame(), which takes only these here.
-.formula_dots <- c("subset", "na.action")
-
-# The model must be one the loss fits, and everything in it must be used.
-.check_model_for_loss <- function(frame, loss) {
-  .formula_offset_check(frame$mt, "pgbb")
-  if (loss == "mean" && (ncol(frame$X) != 1L || attr(frame$mt, "intercept") != 1L))
-    .arg_fail("formula", "y ~ 1 for loss = \"mean\" (a mean has no covariates; they would be ignored)")
-  invisible(TRUE)
 }
 
 # A delta so small that 1 / delta or log(1 / delta) overflows gives no usable
@@ -406,7 +394,5 @@ posterior_draws.pgbb <- function(fit, n = 2000, tau = NULL, array = FALSE, ...) 
   joint <- isTRUE(fit$fit$joint)
   out <- .pgbb_draws(fit$fit, fit$design, fit$loss, n, tau = if (joint) tau %||% fit$tau,
                      labels = tau %||% fit$tau)$draws
-  if (!array && dim(out)[3L] == 1L)
-    return(matrix(out[, , 1L], nrow = dim(out)[1L], dimnames = list(NULL, dimnames(out)[[2L]])))
-  out
+  if (array) out else .drop_level(out)
 }

@@ -185,8 +185,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   tau_user <- if (loss == "quantile" && !is.null(tau)) as.numeric(tau) else NULL
   tau <- .check_tau(tau, loss)
   joint <- length(tau) > 1L
+  tau_prob <- .check_tau_prob(tau_prob, tau_user %||% tau)   # in the user's order
   level_order <- if (is.null(tau_user)) seq_along(tau) else order(tau_user)
-  tau_prob <- .check_tau_prob(tau_prob, tau_user %||% tau)[level_order]
 
   # Tuning ----------------------------------------------------------------
   .check_count(blocks, "blocks", min = 2, max = n)
@@ -270,11 +270,11 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   generator <- .generator_spec(blocks, joint, hidden, box)
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
-                   tau_prob = tau_prob, warmup = as.numeric(warmup),
+                   tau_prob = tau_prob[level_order], warmup = as.numeric(warmup),
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
                    lr_floor = as.numeric(lr_floor), precision = precision)
-  tick <- function(done, total) NULL
+  tick <- NULL
   if (progress) {
     pb <- utils::txtProgressBar(min = 0, max = as.numeric(iterations) * runs, style = 3)
     on.exit(close(pb), add = TRUE)
@@ -291,7 +291,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     }
     layer_sets[[r]] <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
                                       as.integer(partition), as.integer(blocks), settings,
-                                      train_seed, if (progress) tick else NULL)
+                                      train_seed, tick)
   }
   generator$layers <- layer_sets[[1L]]
   generator$more_layers <- layer_sets[-1L]
@@ -303,7 +303,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     coefnames = coefnames,
     n = n, p = p, d = d,
     tau = if (loss == "quantile") tau_user %||% tau else NULL,
-    tau_prob = if (joint) tau_prob[order(level_order)] else NULL,
+    tau_prob = if (joint) tau_prob else NULL,
     joint = joint,
     box = .box_matrix(box, coefnames),
     x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, colnames(x)),

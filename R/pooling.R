@@ -93,26 +93,17 @@
              runs = R, stringsAsFactors = FALSE)
 }
 
-# All runs' draws stacked into one array (for diagnostics on the raw draws).
+# All runs' draws stacked along the draw dimension (for diagnostics on the raw
+# draws): each [draw, parameter, level] array flattened to draws x (parameter,
+# level) columns, the rows bound, and the array shape restored.
 .stack_runs <- function(per_run) {
-  if (length(per_run) == 1L) return(.drop_level(per_run[[1L]]))
-  .drop_level(do.call(.bind_draws, per_run))
+  a1 <- per_run[[1L]]
+  flat <- do.call(rbind, lapply(per_run, function(a) matrix(a, dim(a)[1L])))
+  .drop_level(array(flat, c(nrow(flat), dim(a1)[-1L]), c(list(NULL), dimnames(a1)[-1L])))
 }
 
-.bind_draws <- function(...) {
-  xs <- list(...)
-  d <- dim(xs[[1L]])
-  out <- array(NA_real_, c(sum(vapply(xs, function(x) dim(x)[1L], 0L)), d[-1L]),
-               c(list(NULL), dimnames(xs[[1L]])[-1L]))
-  at <- 0L
-  for (x in xs) {
-    k <- dim(x)[1L]
-    out[at + seq_len(k), , ] <- x
-    at <- at + k
-  }
-  out
-}
-
+# [draw, parameter, level] -> a draws x parameters matrix when there is one
+# level, the array otherwise.
 .drop_level <- function(a) {
   if (dim(a)[3L] == 1L) return(matrix(a[, , 1L], nrow = dim(a)[1L], dimnames = list(NULL, dimnames(a)[[2L]])))
   a

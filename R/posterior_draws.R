@@ -77,14 +77,7 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
   .check_memory(n * fit$d * max(1, length(tau)) * (runs + 1), "n * parameters * levels * runs")
   per_run <- .run_draws(fit, n, tau)
   pooled <- .pool_runs(per_run)
-  list(draws = .shape_draws(pooled$draws, fit, tau), runs = per_run, variability = pooled$variability)
-}
-
-# [draw, parameter, level] -> a matrix for one level, the array for several.
-.shape_draws <- function(a, fit, tau) {
-  if (!fit$joint || length(tau) == 1L)
-    return(matrix(a[, , 1L], nrow = dim(a)[1L], dimnames = list(NULL, fit$coefnames)))
-  a
+  list(draws = .drop_level(pooled$draws), runs = per_run, variability = pooled$variability)
 }
 
 .tau_labels <- function(tau) paste0("tau=", format(tau, trim = TRUE))

@@ -35,20 +35,20 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   cl <- match.call()
   # `...` goes to model.frame() (subset, na.action) and nowhere else: a misspelt
   # setting, `weights` or `offset` would otherwise be ignored silently.
-  .formula_dots_check(match.call(expand.dots = FALSE)$..., c("subset", "na.action"), "pgbb_reference",
+  .formula_dots_check(match.call(expand.dots = FALSE)$..., .formula_dots, "pgbb_reference",
                       names(formals(sys.function())))
   loss <- .match_arg(loss)
-  .check_tau_for_loss(tau, loss, missing(tau))
+  tau <- .check_tau_for_loss(tau, loss, missing(tau))
   .check_open_unit(level, "level")
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
   .formula_offset_check(frame$mt, "pgbb_reference")
   X <- frame$X; y <- frame$y
   res <- switch(loss,
-    quantile = { .check_tau_levels(tau); .reference_quantile(X, y, tau, level, large_n) },
+    quantile = .reference_quantile(X, y, tau, level, large_n),
     huber = .reference_huber(X, y, level, huber_c, huber_kappa),
     mean = .reference_mean(y, level),
     logistic = .reference_logistic(X, y, level))
-  structure(c(res, list(loss = loss, tau = if (loss == "quantile") tau, level = level,
+  structure(c(res, list(loss = loss, tau = tau, level = level,
                         n = length(y), call = .release_call(cl, "pgbb_reference"))),
             class = "pgbb_reference")
 }
