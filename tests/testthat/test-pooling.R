@@ -90,6 +90,14 @@ test_that("a fit of R runs is accounted as R T K releases and trains R different
   e1 <- pgbb_epsilon(sigma = fit$ledger$sigma, delta = 1 / n, n = n, blocks = 20, clip = fit$ledger$clip,
                      rate = 0.1, iterations = 33)
   expect_lt(as.numeric(e1), fit$ledger$epsilon)
+  # Independently: each run's RDP curve from pgbb_rdp(), summed over the three runs
+  # (RDP adds over independent mechanisms, SM S1.4), converted once.
+  orders <- 2:256
+  per_run <- 33 * pgbb_rdp(orders, n = n, blocks = 20, clip = fit$ledger$clip, sigma = fit$ledger$sigma,
+                           rate = 0.1) / (orders - 1)
+  e3 <- rdp_epsilon(per_run + per_run + per_run, orders, 1 / n)
+  expect_equal(as.numeric(e3), fit$ledger$epsilon, tolerance = 1e-9)
+  expect_lte(as.numeric(e3), 2 * (1 + 1e-9))
   g <- fit$fit$generator
   expect_length(g$more_layers, 2L)
   expect_false(identical(g$layers, g$more_layers[[1]]))
