@@ -81,11 +81,11 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
     if (!is.null(tau)) .arg_fail("tau", sprintf("NULL for loss '%s' (it has no level)", loss))
     if (loss == "exponential" && ncol(x) != 1L) .arg_fail("x", "a single column for loss 'exponential'")
     out <- cpp_bootstrap_mean(x, as.integer(draws), TRUE, as.integer(partition),
-                              as.integer(blocks), gamma, .rng_seed())
+                              as.integer(blocks), gamma, .post_seed())
     colnames(out) <- colnames(x)
     return(.new_bootstrap_draws(out, "blocked", loss, n, extra))
   }
-  if (is.null(u)) u <- cpp_rdirichlet(as.integer(draws), as.integer(blocks), gamma, .rng_seed())
+  if (is.null(u)) u <- cpp_rdirichlet(as.integer(draws), as.integer(blocks), gamma, .post_seed())
   res <- .exact_draws(x, y, loss, draws, tau, u = u, partition = as.integer(partition),
                       blocks = as.integer(blocks), gamma = gamma, bandwidth = bandwidth,
                       huber_c = huber_c, huber_kappa = huber_kappa, scale = scale, start = start)
@@ -107,7 +107,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
     if (!is.null(y)) .arg_fail("y", sprintf("NULL for loss '%s'", loss))
     if (!is.null(tau)) .arg_fail("tau", sprintf("NULL for loss '%s' (it has no level)", loss))
     if (loss == "exponential" && ncol(x) != 1L) .arg_fail("x", "a single column for loss 'exponential'")
-    out <- cpp_bootstrap_mean(x, as.integer(draws), FALSE, integer(0), 0L, 1, .rng_seed())
+    out <- cpp_bootstrap_mean(x, as.integer(draws), FALSE, integer(0), 0L, 1, .post_seed())
     colnames(out) <- colnames(x)
     return(.new_bootstrap_draws(out, "ordinary", loss, nrow(x), list()))
   }
@@ -161,7 +161,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   if (!is.numeric(start) || length(start) != d || anyNA(start) || (loss == "huber" && start[d] <= 0))
     .arg_fail("start", sprintf("a numeric vector of length %d%s", d,
                                if (loss == "huber") " with a positive last entry (the scale)" else ""))
-  seed <- .rng_seed()
+  seed <- .post_seed()
   out <- array(NA_real_, c(draws, d, length(tau)), dimnames = list(NULL, names, .tau_labels(tau)))
   failed <- 0L
   for (i in seq_along(tau)) {

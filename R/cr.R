@@ -138,8 +138,9 @@
 }
 
 .privacy_record <- function(mu, delta, n, guarantee, extra = list()) {
-  ref <- 1 / n
-  c(list(mu = mu, delta = delta, epsilon = gdp_epsilon(mu, ref), delta_dp = delta + ref, guarantee = guarantee), extra)
+  ref <- .default_delta(n)
+  c(list(mu = mu, delta = delta, epsilon = gdp_epsilon(mu, ref), delta_dp = delta + ref, guarantee = guarantee,
+         randomness = .noise_source()), extra)
 }
 
 .new_private_cr <- function(center, q_tilde, scale, alpha, plan, method, spec, privacy, noise, call, extra = list()) {
@@ -357,7 +358,8 @@ format.private_cr <- function(x, digits = max(3L, getOption("digits") - 3L), ...
                paste0("    ", paste(format(names(x$center)), format(x$center, digits = digits), collapse = "\n    ")))
   }
   lines <- c(lines, sprintf("  privacy: %s, i.e. (%s, %s)-DP; %s", priv, format(p$epsilon, digits = digits),
-                            format(p$delta_dp, digits = digits), p$guarantee))
+                            format(p$delta_dp, digits = digits), p$guarantee),
+             paste0("  ", .noise_line(p[["randomness"]])))
   lines
 }
 

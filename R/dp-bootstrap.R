@@ -37,7 +37,7 @@
 #' @section Formula interface:
 #' `dp_bootstrap(formula, data, method = "ridge_huber", epsilon, delta, bounds)` builds
 #' the design as [pgbb()] does: `bounds` is a named list of public ranges (one per
-#' variable and `.response`; `delta` defaults to `1/n`); covariates are scaled into the
+#' variable and `.response`; `delta` defaults to `min(1e-6, 0.01 / n)`); covariates are scaled into the
 #' unit box (so \eqn{B_x = 1}), the response is clipped to its range and, with an
 #' intercept, centred at its midpoint (so the ridge penalty shrinks towards the centre of
 #' the public range). The replicates are mapped back to the original units; the

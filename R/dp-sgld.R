@@ -56,7 +56,7 @@
 #'   scale), `"mean"` (Gaussian mean, clipped score) or `"logistic"`.
 #' @param tau Quantile level(s) for `loss = "quantile"`; one chain per level.
 #' @param epsilon Total privacy budget over all levels (`Inf`: non-private).
-#' @param delta Privacy parameter; default `1 / n`.
+#' @param delta Privacy parameter; default `min(1e-6, 0.01 / n)`, two orders below 1/n (see [pgbb_privacy]); the paper uses `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
 #' @param omega Tempering \eqn{\omega > 0} of the Gibbs posterior.
 #' @param iterations Langevin updates \eqn{T} per level.
@@ -132,7 +132,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   .check_model_for_loss(frame, loss, "dp_sgld")
   design <- .pgbb_design(frame, bounds, loss, private = TRUE)
   n <- nrow(design$Z)
-  if (!is.null(delta)) .check_open_unit(delta, "delta") else delta <- 1 / n
+  if (!is.null(delta)) .check_open_unit(delta, "delta") else delta <- .default_delta(n)
   if (is.null(step)) step <- 20 / n  # eta_0 n = 20 (SM S3.2)
   .check_positive(step, "step")
   if (design$clipped > 0L)

@@ -42,7 +42,7 @@
 .ng_formula <- function(formula, data, epsilon, delta, bounds, call, ...) {
   design <- .formula_design(formula, data, bounds, "noisy_gibbs")
   n <- nrow(design$Z)
-  if (is.null(delta)) delta <- 1 / n
+  if (is.null(delta)) delta <- .default_delta(n)
   fit <- noisy_gibbs(design$Z, design$y - design$y_shift, family = "linear", epsilon = epsilon,
                      delta = delta, bounds = c(x = 1, y = design$y_bound), ...)
   fit$draws <- .formula_map_draws(fit$draws, design)
@@ -56,7 +56,7 @@
 .dpb_formula <- function(formula, data, epsilon, delta, bounds, level, call, ...) {
   design <- .formula_design(formula, data, bounds, "dp_bootstrap")
   n <- nrow(design$Z)
-  if (is.null(delta)) delta <- 1 / n
+  if (is.null(delta)) delta <- .default_delta(n)
   fit <- dp_bootstrap(design$Z, design$y - design$y_shift, method = "ridge_huber", epsilon = epsilon,
                       delta = delta, bounds = c(x = 1), level = level, ...)
   p <- length(design$coefnames)

@@ -73,7 +73,7 @@
                  iterations = as.integer(iterations), runs = as.integer(runs), mc = as.integer(mc),
                  rate = rate,
                  blocks = as.integer(blocks), gamma = gamma, clip = clip, n = as.integer(n),
-                 alpha = alpha, J = J, m = m, extra = extra),
+                 alpha = alpha, J = J, m = m, extra = extra, randomness = .noise_source()),
             class = "pgbb_ledger")
 }
 
@@ -88,7 +88,8 @@ format.pgbb_ledger <- function(x, digits = 4L, ...) {
             x$accountant, x$conversion),
     sprintf("training:  %sT = %d, K = %d, q = %s, S = %d, gamma = %s, n = %d",
             if ((x$runs %||% 1L) > 1L) sprintf("%d independent runs of ", x$runs) else "",
-            x$iterations, x$mc, f(x$rate), x$blocks, f(x$gamma), x$n))
+            x$iterations, x$mc, f(x$rate), x$blocks, f(x$gamma), x$n),
+    .noise_line(x[["randomness"]]))
 }
 
 #' @export

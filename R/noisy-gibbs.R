@@ -36,7 +36,7 @@
 #' For `family = "linear"`, `noisy_gibbs(formula, data, family = "linear", epsilon,
 #' delta, bounds)` builds the design as [pgbb()] does: `bounds` is a named list of
 #' public ranges (one per variable, `.response` for the response; `delta` defaults to
-#' `1/n`), the covariates are scaled into the unit box with them (so \eqn{B_x = 1}),
+#' `min(1e-6, 0.01 / n)`), the covariates are scaled into the unit box with them (so \eqn{B_x = 1}),
 #' the response is centred at the midpoint of its declared range (then \eqn{B_y} is
 #' its half-width; without an intercept \eqn{B_y = \max|.response|}), and the draws
 #' are mapped back to the original units. The prior then applies to the scaled

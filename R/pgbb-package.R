@@ -6,9 +6,10 @@
 #' accountant; one-shot private confidence regions add noise once to a
 #' resampling quantile.
 #'
-#' Randomness: every function that draws random numbers seeds the package's own
-#' engine (xoshiro256++) from R's generator, so `set.seed()` before a call gives
-#' identical results.
+#' Randomness: the privacy noise comes from the package's ChaCha20 generator,
+#' keyed from the operating system's entropy at every call, so `set.seed()` does
+#' not reproduce it; `options(pgbb.seeded_noise = TRUE)` is the labelled opt-in
+#' for reproducible (not publishable) runs. See [pgbb_privacy], "Randomness".
 #'
 #' @keywords internal
 #' @useDynLib pgbb, .registration = TRUE

@@ -47,7 +47,7 @@
 #'   Giving `tau` with another loss is an error.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}; `Inf` fits the non-private
 #'   generative blocked bootstrap (as `private = FALSE`).
-#' @param delta Privacy parameter \eqn{\delta}; default `1 / n`.
+#' @param delta Privacy parameter \eqn{\delta}; default `min(1e-6, 0.01 / n)`, two orders below 1/n (see [pgbb_privacy], "Default delta"); the paper uses `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
 #' @param ... For a non-private fit, `subset` and `na.action`, passed on to
 #'   [stats::model.frame()]. A private fit refuses both, and missing values:
@@ -127,7 +127,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   .check_model_for_loss(frame, loss, "pgbb")
   design <- .pgbb_design(frame, bounds, loss, private, control$coding)
   n <- nrow(design$Z)
-  if (!is.null(delta)) .check_delta(delta) else delta <- 1 / n
+  if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
   if (design$clipped > 0L)
     message(sprintf("pgbb: %d value(s) outside the declared bounds were clipped to them ",
                     design$clipped),

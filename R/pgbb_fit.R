@@ -72,7 +72,7 @@
 #'   `"logistic"`, `"squared"`.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}. Give exactly one of
 #'   `epsilon` and `sigma`.
-#' @param delta Privacy parameter \eqn{\delta}; defaults to `1/n`.
+#' @param delta Privacy parameter \eqn{\delta}; defaults to `min(1e-6, 0.01 / n)` (see [pgbb_privacy]); the paper uses `1/n`.
 #' @param sigma Noise standard deviation to use directly instead of
 #'   `epsilon`; `sigma = 0` fits the non-private generative blocked bootstrap.
 #' @param box The public parameter box: a vector `c(lower, upper)` for every
@@ -143,9 +143,11 @@
 #'   methods. The fit contains no record-level data, no partition (for private
 #'   fits) and no random seed.
 #'
-#' @note `set.seed()` before `pgbb_fit()` reproduces the fit bit for bit (on
-#'   the same build and CPU family). The seed determines the privacy noise, so
-#'   never publish the seed of a released fit.
+#' @note The privacy noise is keyed from the operating system, so a fit cannot
+#'   be reproduced by default. With `options(pgbb.seeded_noise = TRUE)`,
+#'   `set.seed()` before `pgbb_fit()` reproduces the fit bit for bit (on the
+#'   same build and CPU family); such a fit is labelled and is not for
+#'   publication (see [pgbb_privacy], "Randomness").
 #' @references PGBB paper: eq. (4), Algorithms 1 and 2 (SM S1.2), Sections 2.5,
 #'   5 and 6, SM S3.2-S3.3.
 #' @examples
@@ -239,7 +241,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   clip <- .choose_clip(clip, natural, loss)
 
   # Privacy ---------------------------------------------------------------
-  if (is.null(delta)) delta <- 1 / n
+  if (is.null(delta)) delta <- .default_delta(n)
   .check_delta(delta)
   if (is.null(epsilon) == is.null(sigma))
     stop("Give exactly one of 'epsilon' (a privacy budget) and 'sigma' (a noise scale).", call. = FALSE)

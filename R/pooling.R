@@ -32,7 +32,7 @@
   mc <- sweep(mom$m, 2L, mom$mbar)                               # centred run means
   nu <- .satterthwaite_df(mom$w_var, mom$b_var, R)
   # e = mc' w / sqrt((R - 1) R), w ~ N(0, I_R): covariance exactly B / R.
-  w <- matrix(cpp_rng_sample("normal", as.integer(n * R), numeric(0), .rng_seed()), n, R)
+  w <- matrix(cpp_rng_sample("normal", as.integer(n * R), numeric(0), .post_seed()), n, R)
   e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), sqrt(mom$b_var / R), nu)
   run_of_draw <- ((seq_len(n) - 1L) %% R) + 1L
   out <- e

@@ -55,7 +55,7 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
 .run_draws <- function(fit, n, tau) {
   g <- fit$generator
   S <- fit$ledger$blocks
-  U <- cpp_rdirichlet(as.integer(n), as.integer(S), fit$ledger$gamma, .rng_seed())
+  U <- cpp_rdirichlet(as.integer(n), as.integer(S), fit$ledger$gamma, .post_seed())
   levels <- if (fit$joint) tau else NA_real_
   lab <- if (fit$joint) .tau_labels(tau) else NULL
   lapply(c(list(g$layers), g$more_layers), function(layers) {

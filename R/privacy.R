@@ -46,7 +46,7 @@
 #' Because `n` is public, the private formula interfaces ([pgbb()], [dp_sgld()]
 #' and the formula forms of [noisy_gibbs()] and [dp_bootstrap()]) refuse
 #' records with missing values in the model variables, `na.action` and
-#' `subset`: dropping records would make `n`, and with it `delta = 1/n`,
+#' `subset`: dropping records would make `n`, and with it the default `delta`,
 #' `gamma*(n, S)` and the accountant's block size, depend on the data. Subset
 #' and remove incomplete records beforehand, by a public rule, and treat the
 #' resulting `n` as public.
@@ -57,21 +57,55 @@
 #' its stored call has every value that was passed in directly (through
 #' [do.call()], or a typed data vector) replaced by `<value>`.
 #'
+#' @section Default delta:
+#' Where `delta` is not given, every front end uses
+#' \eqn{\delta = \min(10^{-6}, 0.01/n)}. Publishing one record chosen at random
+#' is \eqn{(0, 1/n)}-DP, so \eqn{\delta = 1/n} (the papers' choice) admits a
+#' mechanism that reveals a record outright with probability \eqn{1/n}; the
+#' default is two orders of magnitude below it and at most one in a million.
+#' The displayed \eqn{(\epsilon, \delta)} of a GDP release ([cr_gs()], [cr_ss()])
+#' uses the same rule. The paper reproductions (`inst/scripts/`, the vignettes)
+#' pass `delta = 1 / n` explicitly.
+#'
+#' @section Randomness:
+#' Every random quantity a guarantee relies on (Gaussian noise, Poisson
+#' subsets, block partitions, resampling indices, DP-SGLD and NoisyGibbs noise)
+#' comes from the package's ChaCha20 generator (RFC 8439's block function, used
+#' as a stream; src/core/rng.h). By default each call keys it with 256 bits
+#' read inside C++ from the operating system (`getrandom()`, `/dev/urandom`, or
+#' RtlGenRandom on Windows); the key never enters R and is never stored. ChaCha20
+#' is a cryptographic generator: released values reveal nothing usable about
+#' its key or its other outputs, unlike a linear generator (xoshiro, the
+#' Mersenne Twister) whose state follows from a few hundred outputs. The cost
+#' is about 20% of the paper's regression fit (measured in bench/).
+#'
+#' `options(pgbb.seeded_noise = TRUE)` is the opt-in for reproducible runs
+#' (tests, simulations, vignettes): the key is then drawn from R's generator,
+#' so [set.seed()] fixes every result. Every private fit records
+#' `randomness = "seeded"` (or `"os_entropy"`) in its ledger and prints
+#' "SEEDED noise ... not for publication". Draws from a trained generator
+#' ([posterior_draws()], the pooled intervals) and the non-private bootstraps
+#' are post-processing and follow [set.seed()] in either mode.
+#'
 #' @section What is not protected:
 #' \itemize{
-#'   \item **The seed.** By default the C++ engine is seeded from R's generator so
-#'     that `set.seed()` reproduces results. Anyone who knows the seed can
-#'     recompute the noise and remove it, and R's seeds carry at most 32 bits of
-#'     entropy. For a release from confidential data, set
-#'     `options(pgbb.secure_rng = TRUE)`, which seeds every call from the
-#'     operating system's entropy source (`/dev/urandom`) and makes results
-#'     non-reproducible; never publish a seed used for a release.
+#'   \item **Seeded runs.** With `options(pgbb.seeded_noise = TRUE)` (see
+#'     "Randomness") the noise is a function of R's seed, which carries at most
+#'     32 bits when set by [set.seed()]: anyone who guesses it can recompute and
+#'     remove the noise. Such output is labelled and must not be published.
 #'   \item **Floating-point side channels.** Gaussian noise is sampled in double
 #'     precision (Marsaglia's polar method). Like every floating-point sampler it
-#'     does not have an exactly Gaussian law, and the low-order bits of a released
-#'     value can in principle leak information (Mironov 2012 showed this for the
-#'     Laplace mechanism). pgbb does not implement discrete or snapped samplers;
-#'     round released summaries before publication.
+#'     does not have an exactly Gaussian law, and the low-order bits of a value
+#'     released directly can in principle leak information (Mironov 2012; Jin et
+#'     al. 2022). The clipped sums that the noise is added to are exact
+#'     (fixed-point summation, src/core/exact_sum.h): their rounding never
+#'     depends on other records, so one record moves a sum by at most its clip
+#'     bound. For PGBB and DP-SGLD the noisy sums are never released: the
+#'     release is the generator (or chain) after thousands of nonlinear updates,
+#'     where the attacks on low-order bits do not apply. The scalar releases
+#'     (CR-GS / CR-SS centres and radii, NoisyGibbs statistics, DP-Bootstrap
+#'     replicates, PTR) are released directly and do not yet use a discrete
+#'     sampler; round them before publication.
 #'   \item **Timing and memory.** Running time depends on the subsample sizes
 #'     and on the data (e.g. iteration counts of solvers); an adversary who
 #'     observes the computation, rather than its output, is outside the model.
@@ -134,3 +168,10 @@ NULL
   }
   placeholder   # lists, data frames, functions, environments
 }
+
+# The default delta of every front end: min(1e-6, 1 / (100 n)). Releasing one
+# record chosen at random is (0, 1/n)-DP, so delta = 1/n (the papers' choice)
+# allows a mechanism that publishes a record outright with probability 1/n; the
+# default is two orders of magnitude below that, and never above one in a
+# million. n is the public record count. Paper reproductions pass 1/n.
+.default_delta <- function(n) min(1e-6, 0.01 / n)

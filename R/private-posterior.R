@@ -22,6 +22,7 @@
 
 .new_private_posterior <- function(draws, ledger, class, title, interval = NULL, level = 0.95,
                                    estimate = NULL, se = NULL, ...) {
+  ledger$randomness <- ledger[["randomness"]] %||% .noise_source()
   obj <- structure(c(list(draws = draws, interval = interval, level = level, estimate = estimate,
                           se = se, ledger = ledger, title = title), list(...)),
                    class = c(class, "private_posterior"))
@@ -158,7 +159,7 @@ as.data.frame.private_posterior <- function(x, row.names = NULL, optional = FALS
                               paste(sprintf("%s = %s", names(ledger$noise_scale), f(ledger$noise_scale)), collapse = ", ")))
   }
   if (!is.null(ledger$note)) lines <- c(lines, paste0("  note: ", ledger$note))
-  lines
+  c(lines, paste0("  ", .noise_line(ledger[["randomness"]])))
 }
 
 .pp_table <- function(x, level = NULL) {

@@ -42,9 +42,10 @@ kappa_star <- function(n, m, B, rho) {
 #' The failure event does not depend on any data, so a failed draw reveals nothing
 #' and a fresh draw costs no privacy.
 #'
-#' Each resample \eqn{i} comes from its own random stream derived from one seed
-#' drawn from R's generator, so `set.seed()` reproduces the indices and they do not
-#' depend on the order in which resamples are generated.
+#' Each resample \eqn{i} comes from its own stream (ChaCha20 nonce \eqn{i}) of
+#' one key, so the indices do not depend on the order in which resamples are
+#' generated. The key comes from the operating system, or from R's generator
+#' under `options(pgbb.seeded_noise = TRUE)`, when `set.seed()` reproduces them.
 #'
 #' @param n Number of records.
 #' @param m Resample size, `1 <= m <= n`.

@@ -1,24 +1,40 @@
-# The package's C++ engine is seeded afresh at every entry point. By default the
-# two 32-bit seed words come from R's own generator, so set.seed() before a call
-# fixes every random quantity the call uses (and the call advances R's stream).
+# Where the randomness of every private release comes from (see ?pgbb_privacy,
+# "Randomness").
 #
-# Reproducibility and secrecy pull in opposite directions: anyone who knows the
-# seed can recompute, and subtract, the privacy noise. For a release from
-# confidential data, set options(pgbb.secure_rng = TRUE): the seed words are then
-# read from the operating system's entropy source (/dev/urandom) and R's seed
-# plays no part (see ?pgbb_privacy).
+# The C++ engine is ChaCha20 (src/core/rng.h), keyed afresh at every entry point.
+# By default the 256-bit key is read from the operating system's entropy source
+# inside C++ (src/core/entropy.h) and never enters R: set.seed() has no effect on
+# the privacy noise, and nobody who guesses or learns R's seed can regenerate and
+# subtract it.
+#
+# Reproducible runs (tests, simulations, vignettes) opt in with
+# options(pgbb.seeded_noise = TRUE): the key is then eight 32-bit words drawn
+# from R's generator, so set.seed() before a call fixes every random quantity the
+# call uses. Such output must not be published, and every private fit records
+# and prints that its noise was seeded.
 .rng_seed <- function() {
-  if (isTRUE(getOption("pgbb.secure_rng", FALSE))) return(.os_entropy_words())
-  floor(stats::runif(2L) * 4294967296)
+  if (.seeded_noise()) return(floor(stats::runif(8L) * 4294967296))
+  numeric(0)
 }
 
-.os_entropy_words <- function() {
-  src <- "/dev/urandom"
-  if (!file.exists(src))
-    stop("options(pgbb.secure_rng = TRUE) needs /dev/urandom, which this system lacks.",
-         call. = FALSE)
-  con <- file(src, "rb", raw = TRUE)
-  on.exit(close(con))
-  bytes <- as.integer(readBin(con, "raw", 8L))
-  c(sum(bytes[1:4] * 256^(0:3)), sum(bytes[5:8] * 256^(0:3)))
+.seeded_noise <- function() {
+  opt <- getOption("pgbb.seeded_noise", FALSE)
+  if (!(is.logical(opt) && length(opt) == 1L && !is.na(opt)))
+    stop("options(pgbb.seeded_noise =) must be TRUE or FALSE.", call. = FALSE)
+  opt
 }
+
+# The record a private fit carries of where its noise came from.
+.noise_source <- function() if (.seeded_noise()) "seeded" else "os_entropy"
+
+.noise_line <- function(source) {
+  if (identical(source, "seeded"))
+    return("randomness: SEEDED noise (options(pgbb.seeded_noise = TRUE)): reproducible, not for publication")
+  "randomness: ChaCha20 keyed from the operating system's entropy (not reproducible by design)"
+}
+
+# Post-processing of a release (draws from a trained generator, the t-scaling of
+# pooled draws) and the non-private bootstraps use R's generator, so set.seed()
+# reproduces them in either mode: no privacy guarantee relies on this randomness,
+# and it is drawn after, and independently of, the private noise.
+.post_seed <- function() floor(stats::runif(8L) * 4294967296)

@@ -5,20 +5,24 @@
 
 #include <Rcpp.h>
 
+#include "core/entropy.h"
 #include "core/rng.h"
 
 namespace pgbb_glue {
 
-/// Engine seeded from the two 32-bit words drawn in R by .rng_seed().
-inline pgbb::Rng rng_from(const Rcpp::NumericVector& seed) {
-  if (seed.size() != 2) Rcpp::stop("internal error: 'seed' must hold two words");
-  return pgbb::Rng(pgbb::seed_from_words(seed[0], seed[1]));
+/// The key of one R entry point (R/rng.R, .rng_seed()): an empty vector means
+/// a fresh key from the operating system, drawn here so that it never enters R's
+/// memory; eight words are the key of a seeded, reproducible run.
+inline pgbb::Key seed_from(const Rcpp::NumericVector& seed) {
+  try {
+    if (seed.size() == 0) return pgbb::os_entropy_key();
+    return pgbb::key_from_words(seed.begin(), static_cast<int>(seed.size()));
+  } catch (const std::exception& e) {
+    Rcpp::stop("random number key: %s", e.what());
+  }
 }
 
-inline uint64_t seed_from(const Rcpp::NumericVector& seed) {
-  if (seed.size() != 2) Rcpp::stop("internal error: 'seed' must hold two words");
-  return pgbb::seed_from_words(seed[0], seed[1]);
-}
+inline pgbb::Rng rng_from(const Rcpp::NumericVector& seed) { return pgbb::Rng(seed_from(seed)); }
 
 }  // namespace pgbb_glue
 

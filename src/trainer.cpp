@@ -109,7 +109,7 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
   const int n = x.nrow(), p = x.ncol();
   const pgbb::RowStore<Scalar> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, &part);
   pgbb::Generator<Scalar> gen = generator_from<Scalar>(generator);
-  const uint64_t s = pgbb_glue::seed_from(seed);
+  const pgbb::Key s = pgbb_glue::seed_from(seed);
   // Independent streams for the initial weights and for the training draws.
   pgbb::Rng init_rng = pgbb::Rng::stream(s, 0);
   pgbb::Rng train_rng = pgbb::Rng::stream(s, 1);
@@ -229,7 +229,11 @@ Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rc
       if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
       Rcpp::NumericVector out(d);
       std::vector<double> g(d);
-      pgbb::accumulate_subset(loss, rows, subset, w.begin(), theta.begin(), tau, clip, g.data(), out.begin());
+      double total = 0.0;  // public bound for the exact sum: sum_j |w_j| C
+      for (double v : w) total += std::fabs(v);
+      pgbb::ExactSum sum(d, std::max(total, 1e-300) * clip * 2.0);
+      pgbb::accumulate_subset(loss, rows, subset, w.begin(), theta.begin(), tau, clip, g.data(), sum);
+      sum.write(out.begin());
       return out;
     });
   };

@@ -15,6 +15,8 @@ script_dir <- local({
 })
 source(file.path(script_dir, "quantile-app.R"))
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 if (!requireNamespace("wooldridge", quietly = TRUE)) stop("this script needs the wooldridge package.")
 
 # Coding of the paper's covariates (Abrevaya 2001) from bwght2; the same function

@@ -12,6 +12,8 @@ script_dir <- local({
 })
 source(file.path(script_dir, "quantile-app.R"))
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 path <- script_opt("data", "")
 if (!nzchar(path) || !file.exists(path))
   stop("give the path of the 1980 Census extract: --data=/path/to/census80.dta")

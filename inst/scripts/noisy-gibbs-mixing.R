@@ -9,6 +9,8 @@
 # by each sampler's 95% interval, interval widths and effective sample sizes.
 # Usage: Rscript inst/scripts/noisy-gibbs-mixing.R --reps=15 --long=4e6 --seed=5000
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
   hit <- grep(paste0("^--", name, "="), args, value = TRUE)

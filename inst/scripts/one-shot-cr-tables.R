@@ -49,6 +49,8 @@
 #   data generation excluded.
 
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 
 # Arguments come from the command line, or from a character vector `cr_args` in
 # the calling environment when the script is sourced (the vignette does this).

@@ -19,6 +19,8 @@ script_dir <- local({
 })
 source(file.path(script_dir, "quantile-app.R"))
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 if (!requireNamespace("AER", quietly = TRUE)) stop("this script needs the AER package (CPS1988).")
 data("CPS1988", package = "AER")
 

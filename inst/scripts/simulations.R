@@ -18,6 +18,8 @@
 #   --cores=1 (replicates of a cell run in forked processes; every replicate sets
 #   its own seed, so the results do not depend on the number of cores)
 suppressPackageStartupMessages(library(pgbb))
+# A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
+options(pgbb.seeded_noise = TRUE)
 
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {

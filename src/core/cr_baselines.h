@@ -115,7 +115,7 @@ struct BlbQuantResult {
 /// k * step on the parameter scale, k = 1..K. eps_center / eps_search are the two
 /// pure-DP budgets. N_mc replicates per block, each a size-n bootstrap of the block.
 inline BlbQuantResult blbquant(const std::vector<double>& x, BlbSpec sp, double eps_search, int s, int n_mc,
-                               double alpha, double step, int K, uint64_t seed) {
+                               double alpha, double step, int K, const Key& seed) {
   const int n = static_cast<int>(x.size());
   if (s < 2 || s > n) throw std::invalid_argument("BLBQuant: number of blocks must be between 2 and n");
   if (n_mc < 1 || K < 1 || !(step > 0)) throw std::invalid_argument("BLBQuant: invalid grid or replicate count");

@@ -351,7 +351,7 @@ inline std::pair<double, double> sgd_default_schedule(double a, double L, double
 class SgdEstimator : public ResampleEstimator {
  public:
   SgdEstimator(DataView X, const double* y, LossType type, double lambda, double huber_c, double radius,
-               double c, double a, double t0, uint64_t seed)
+               double c, double a, double t0, const Key& seed)
       : X_(X), y_(y), type_(type), lambda_(lambda), hc_(huber_c), radius_(radius), c_(c), a_(a), t0_(t0),
         seed_(seed) {
     rows_.resize(static_cast<size_t>(X.n));
@@ -400,7 +400,7 @@ class SgdEstimator : public ResampleEstimator {
   const double* y_;
   LossType type_;
   double lambda_, hc_, radius_, c_, a_, t0_;
-  uint64_t seed_;
+  Key seed_;
   std::vector<uint32_t> rows_, perm_;
   std::vector<double> w_, avg_;
 };

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_sum.h"
 #include "losses.h"
 #include "rng.h"
 
@@ -108,17 +109,22 @@ std::vector<double> run_dp_sgld(const Loss& loss, const double* x, const double*
   const int64_t kept = sgld_kept(cfg);
   std::vector<double> out(static_cast<size_t>(kept) * d);
   std::vector<double> g(d), sum(d);
+  // Each clipped gradient has norm <= C and a subset has at most n records, so
+  // every coordinate of the sum is at most n C: exact fixed-point summation
+  // (exact_sum.h) keeps the released sum within the sensitivity C.
+  ExactSum exact(d, static_cast<double>(n) * cfg.clip);
   std::vector<int64_t> subset;
   const double drift_scale = cfg.omega / cfg.rate;  // unbiased for omega * sum_i grad l_i
   int64_t stored = 0, n_clipped = 0;
   for (int64_t t = 1; t <= cfg.iterations; ++t) {
-    std::fill(sum.begin(), sum.end(), 0.0);
+    exact.clear();
     rng.poisson_subset(n, cfg.rate, subset);
     for (int64_t i : subset) {
       loss.gradient(theta.data(), x + static_cast<size_t>(i) * p, y ? y[i] : 0.0, cfg.tau, g.data());
       if (clip_to_norm(g.data(), d, cfg.clip) != 1.0) ++n_clipped;
-      for (int j = 0; j < d; ++j) sum[j] += g[j];
+      for (int j = 0; j < d; ++j) exact.add(j, g[j]);
     }
+    exact.write(sum.data());
     // (a): the only data-dependent release of the step, noise sd sigma (accountant "plain").
     if (cfg.sigma > 0.0)
       for (int j = 0; j < d; ++j) sum[j] += cfg.sigma * rng.normal();

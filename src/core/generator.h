@@ -103,7 +103,7 @@ class Generator {
   const Scalar* params() const { return phi_.data(); }
 
   /// He (Kaiming) normal initialisation N(0, 2 / fan_in) of the ReLU layers,
-  /// drawn from the package engine (so set.seed() fixes phi_0); all biases and
+  /// drawn from the package engine (its key fixes phi_0); all biases and
   /// the output layer's weights start at zero, so G starts as the constant map
   /// to the centre of the box. Why zero and not Glorot for the output layer:
   /// the blocked-bootstrap map u -> theta*(u) varies by a posterior SD, tiny

@@ -7,7 +7,7 @@
 // correctly rounded in IEEE arithmetic and no fused multiply-add is used, and
 // the one reduction (the dot product of adam_outer) keeps a fixed set of
 // partial sums (8 for float, 4 for double) that every path forms in the same
-// order. So a fit is bit-identical under set.seed() on any x86-64 CPU.
+// order. So a fit is bit-identical for one key (a seeded run) on any x86-64 CPU.
 #ifndef PGBB_CORE_KERNELS_H
 #define PGBB_CORE_KERNELS_H
 

@@ -137,7 +137,7 @@ struct ResamplePlan {
   int B = 0;
   ResampleMode mode = ResampleMode::WR;
   int kappa = 0;       ///< WR multiplicity threshold (Algorithm 1); <= 0 means no check
-  uint64_t seed = 0;   ///< resample i uses Rng::stream(seed, i)
+  Key seed{};         ///< resample i uses Rng::stream(seed, i)
 
   void validate() const {
     if (n < 2) throw std::invalid_argument("resampling: 'n' must be at least 2");

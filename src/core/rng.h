@@ -3,12 +3,22 @@
 // Plain C++17, no R headers. Every random quantity that a privacy guarantee relies
 // on (block partition, Poisson subsampling, Dirichlet weights, Gaussian noise) is
 // drawn here, never from the platform's std:: distributions, whose output is
-// implementation-defined. An engine is seeded once per R entry point from two
-// 32-bit words that the R side draws from R's own generator (see R/rng.R), so
-// set.seed() before a call gives bit-identical results on every platform.
+// implementation-defined.
+//
+// The engine is the ChaCha20 stream cipher used as a generator (Bernstein 2008;
+// the block function of RFC 8439, with the original 64-bit block counter and
+// 64-bit nonce). Privacy noise must not be reconstructible by an adversary who
+// sees released values: a linear generator such as xoshiro or the Mersenne
+// Twister gives up its state from a few hundred outputs, and a seed with fewer
+// bits than the state can be searched. ChaCha20 with a 256-bit key read from the
+// operating system (entropy.h) is a cryptographically secure generator: its
+// outputs say nothing usable about the key or about each other. Reproducible
+// runs (tests, simulations) key it from a user-chosen seed instead, which R
+// labels as not for publication (R/rng.R).
 #ifndef PGBB_CORE_RNG_H
 #define PGBB_CORE_RNG_H
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -17,8 +27,8 @@
 
 namespace pgbb {
 
-/// @brief SplitMix64 step: used to expand a 64-bit seed into engine state and to
-/// derive independent per-stream seeds (the approach ranger and dqrng use).
+/// @brief SplitMix64 step: expands a 64-bit seed of the reproducible path into a
+/// 256-bit key. Never used for keys drawn from the operating system.
 inline uint64_t splitmix64(uint64_t& x) {
   uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -26,35 +36,63 @@ inline uint64_t splitmix64(uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-/// @brief xoshiro256++ engine (Blackman & Vigna 2021) with the package's samplers.
+/// 256-bit ChaCha key as eight little-endian 32-bit words.
+using Key = std::array<uint32_t, 8>;
+
+/// Key for the reproducible path only (core tests, seeded runs).
+inline Key key_from_u64(uint64_t seed) {
+  Key k{};
+  uint64_t x = seed;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t v = splitmix64(x);
+    k[2 * i] = static_cast<uint32_t>(v);
+    k[2 * i + 1] = static_cast<uint32_t>(v >> 32);
+  }
+  return k;
+}
+
+/// ChaCha20 block function (RFC 8439, section 2.3): 20 rounds over the 16-word
+/// input state, then the input added back. Exposed for the RFC test vector.
+inline void chacha20_block(const uint32_t in[16], uint32_t out[16]) {
+  auto rotl32 = [](uint32_t v, int c) { return (v << c) | (v >> (32 - c)); };
+  uint32_t x[16];
+  for (int i = 0; i < 16; ++i) x[i] = in[i];
+  auto qr = [&](int a, int b, int c, int d) {
+    x[a] += x[b]; x[d] ^= x[a]; x[d] = rotl32(x[d], 16);
+    x[c] += x[d]; x[b] ^= x[c]; x[b] = rotl32(x[b], 12);
+    x[a] += x[b]; x[d] ^= x[a]; x[d] = rotl32(x[d], 8);
+    x[c] += x[d]; x[b] ^= x[c]; x[b] = rotl32(x[b], 7);
+  };
+  for (int i = 0; i < 10; ++i) {
+    qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
+    qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
+  }
+  for (int i = 0; i < 16; ++i) out[i] = x[i] + in[i];
+}
+
+/// @brief ChaCha20 generator with the package's samplers.
 class Rng {
  public:
-  explicit Rng(uint64_t seed = 0x5EEDULL) { reseed(seed); }
-
-  void reseed(uint64_t seed) {
-    uint64_t x = seed;
-    for (auto& s : s_) s = splitmix64(x);
-    has_spare_ = false;
+  /// Stream `stream` of `key`: the stream number is the ChaCha nonce, so streams
+  /// of one key are independent keystreams (a resample, a training, a thread's
+  /// share each get their own), and results do not depend on how work is divided.
+  explicit Rng(const Key& key, uint64_t stream = 0) {
+    state_[0] = 0x61707865u; state_[1] = 0x3320646eu;  // "expand 32-byte k"
+    state_[2] = 0x79622d32u; state_[3] = 0x6b206574u;
+    for (int i = 0; i < 8; ++i) state_[4 + i] = key[i];
+    state_[12] = 0; state_[13] = 0;  // 64-bit block counter
+    state_[14] = static_cast<uint32_t>(stream);
+    state_[15] = static_cast<uint32_t>(stream >> 32);
   }
+  /// Reproducible path: a 64-bit seed expanded to a key (core tests, seeded runs).
+  explicit Rng(uint64_t seed = 0x5EEDULL) : Rng(key_from_u64(seed)) {}
 
-  /// Independent stream number `stream` of the same seed: a unit of parallel work
-  /// (a resample, a thread's share) gets its own engine, so results do not depend
-  /// on how work is divided among threads.
-  static Rng stream(uint64_t seed, uint64_t stream) {
-    uint64_t x = seed ^ (0xD1B54A32D192ED03ULL * (stream + 1));
-    return Rng(splitmix64(x));
-  }
+  static Rng stream(const Key& key, uint64_t stream) { return Rng(key, stream); }
+  static Rng stream(uint64_t seed, uint64_t stream) { return Rng(key_from_u64(seed), stream); }
 
   uint64_t next_u64() {
-    const uint64_t result = rotl(s_[0] + s_[3], 23) + s_[0];
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
+    if (pos_ == kBuffered) refill();
+    return buffer_[pos_++];
   }
 
   /// Uniform on the open interval (0, 1) with 53 random bits: never exactly 0 or
@@ -178,17 +216,38 @@ class Rng {
   }
 
  private:
-  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  uint64_t s_[4];
+  static constexpr int kBlocks = 4;                 // blocks generated per refill
+  static constexpr int kBuffered = kBlocks * 8;     // 64-bit outputs per refill
+
+  void refill() {
+    uint32_t out[16];
+    for (int b = 0; b < kBlocks; ++b) {
+      chacha20_block(state_.data(), out);
+      for (int i = 0; i < 8; ++i)
+        buffer_[8 * b + i] = static_cast<uint64_t>(out[2 * i]) | (static_cast<uint64_t>(out[2 * i + 1]) << 32);
+      if (++state_[12] == 0) ++state_[13];
+    }
+    pos_ = 0;
+  }
+
+  std::array<uint32_t, 16> state_{};
+  std::array<uint64_t, kBuffered> buffer_{};
+  int pos_ = kBuffered;
   double spare_ = 0.0;
   bool has_spare_ = false;
 };
 
-/// Combine the two 32-bit words drawn by R (R/rng.R) into one 64-bit seed.
-inline uint64_t seed_from_words(double hi, double lo) {
-  if (!(hi >= 0 && hi < 4294967296.0 && lo >= 0 && lo < 4294967296.0))
-    throw std::invalid_argument("seed words must be in [0, 2^32)");
-  return (static_cast<uint64_t>(hi) << 32) | static_cast<uint64_t>(lo);
+/// Key from the eight 32-bit words that R passes (R/rng.R: read from the
+/// operating system by default, drawn from R's generator on the seeded path).
+inline Key key_from_words(const double* words, int count) {
+  if (count != 8) throw std::invalid_argument("a key needs eight 32-bit words");
+  Key k{};
+  for (int i = 0; i < 8; ++i) {
+    if (!(words[i] >= 0 && words[i] < 4294967296.0) || words[i] != std::floor(words[i]))
+      throw std::invalid_argument("key words must be integers in [0, 2^32)");
+    k[i] = static_cast<uint32_t>(words[i]);
+  }
+  return k;
 }
 
 }  // namespace pgbb

@@ -12,6 +12,7 @@
 
 #include "blocking.h"
 #include "design.h"
+#include "exact_sum.h"
 #include "generator.h"
 #include "losses.h"
 #include "normal.h"
@@ -183,33 +184,16 @@ inline void dot_and_norm(const double* th, const float* x, int p, double* e, dou
 #endif
 }
 
-/// s += c x (x in float or double, s in double).
-inline void axpy(double c, const double* x, int p, double* s) {
-  for (int j = 0; j < p; ++j) s[j] += c * x[j];
-}
-
-inline void axpy(double c, const float* x, int p, double* s) {
-#ifdef PGBB_HAVE_MXCSR
-  const __m128d cc = _mm_set1_pd(c);
-  int j = 0;
-  for (; j + 1 < p; j += 2) {
-    const __m128d v = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + j))));
-    _mm_storeu_pd(s + j, _mm_add_pd(_mm_loadu_pd(s + j), _mm_mul_pd(cc, v)));
-  }
-  if (j < p) s[j] += c * static_cast<double>(x[j]);
-#else
-  for (int j = 0; j < p; ++j) s[j] += c * static_cast<double>(x[j]);
-#endif
-}
-
 }  // namespace detail
 
-/// @brief Step 4 of train(): s += sum_{j in B} w-bar_j clip_C(grad l(theta; x_j)).
+/// @brief Step 4 of train(): sum += sum_{j in B} w-bar_j clip_C(grad l(theta; x_j)).
 ///
-/// The clip aims at C (1 - 1e-12), so that rounding in the rescaling can never
-/// leave a norm above C, the sensitivity given to the accountant. A NaN or
-/// infinite gradient (or one whose squared norm overflows) contributes
-/// nothing, which is within the sensitivity bound too.
+/// The clip aims at C (1 - 1e-12), so that rounding in the rescaling and in
+/// forming w-bar_j f a x_j (a few ulps) can never leave a norm above C, the
+/// sensitivity given to the accountant. The terms are added exactly
+/// (exact_sum.h), so the sum carries no rounding error that depends on other
+/// records. A NaN or infinite gradient (or one whose squared norm overflows)
+/// contributes nothing, which is within the sensitivity bound too.
 ///
 /// Losses with the linear-score form (losses.h) go through the records in
 /// chunks of kChunk: first e = x'beta and ||x||^2 of every record of the chunk
@@ -220,7 +204,7 @@ inline void axpy(double c, const float* x, int p, double* s) {
 template <class Loss, class Scalar>
 inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
                               const std::vector<int64_t>& B, const double* wblock, const double* th,
-                              double tau, double C, double* g, double* s) {
+                              double tau, double C, double* g, ExactSum& sum) {
   constexpr int kChunk = 32;
   const int p = data.p(), d = loss.dim();
   const size_t nb = B.size();
@@ -252,8 +236,8 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
         for (int e = 0; e < m; ++e) extra[i][e] *= w * f;
       }
       for (int i = 0; i < nc; ++i) {
-        detail::axpy(coef[i], rows[i], p, s);
-        for (int e = 0; e < m; ++e) s[p + e] += extra[i][e];
+        sum.add_scaled(coef[i], rows[i], p);
+        for (int e = 0; e < m; ++e) sum.add(p + e, extra[i][e]);
       }
     }
   } else {
@@ -265,7 +249,7 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
       loss.gradient(th, r, static_cast<double>(r[p]), tau, g);
       clip_to_norm(g, d, C);
       const double w = wblock[RowStore<Scalar>::block(r, p)];
-      for (int j = 0; j < d; ++j) s[j] += w * g[j];
+      for (int j = 0; j < d; ++j) sum.add(j, w * g[j]);
     }
   }
 }
@@ -335,6 +319,9 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   gen.reserve(K);
   Optimizer<Scalar> opt(cfg.optimizer, gen.n_params(), gen.tail_offset());
   const double C = cfg.clip;
+  // sum_j w-bar_j <= sum_s u_s = 1 over any subset, so every coordinate of the
+  // sum is at most C in magnitude; 2 C leaves room for the rounding of u.
+  ExactSum exact(d, 2.0 * C);
   if (!(cfg.warmup >= 0 && cfg.warmup < 1)) throw std::invalid_argument("train: 'warmup' must be in [0, 1)");
   const int warmup = static_cast<int>(std::floor(cfg.warmup * cfg.iterations));
   DenormalGuard denormals;
@@ -361,8 +348,9 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       for (int s = 0; s < S; ++s) wblock[s] = u[s] * inv_size[s];  // w-bar = u_pi / n_pi
       const double* th = theta.data() + static_cast<size_t>(k) * d;
       double* sk = stat.data() + static_cast<size_t>(k) * d;
-      for (int j = 0; j < d; ++j) sk[j] = 0.0;
-      accumulate_subset(loss, data, subset[k], wblock.data(), th, tau[k], C, g.data(), sk);  // clip_C
+      exact.clear();
+      accumulate_subset(loss, data, subset[k], wblock.data(), th, tau[k], C, g.data(), exact);  // clip_C
+      exact.write(sk);
       // Gaussian noise on the statistic, then the 1/K of the Monte Carlo average.
       for (int j = 0; j < d; ++j) sk[j] = (sk[j] + cfg.sigma * rng.normal()) / K;
     }

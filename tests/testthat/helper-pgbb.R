@@ -17,3 +17,7 @@ rng_sample <- function(kind, n, par = numeric(0)) {
 quiet_noise <- function(expr) {
   withCallingHandlers(expr, pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"))
 }
+
+# A fixed engine key (eight 32-bit words, R/rng.R) for calls into the C++ glue
+# that must not depend on R's stream.
+fixed_key <- function(k) as.numeric(k + 0:7)

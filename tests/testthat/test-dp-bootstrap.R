@@ -132,7 +132,8 @@ test_that("DP-Bootstrap recovers the truth at epsilon = 64", {
                     bounds = c(x = 1), lambda = 0.01)
   # Ridge bias ~ lambda |beta| / (h + lambda) ~ 0.02 with h ~ 0.65 the Hessian scale;
   # sampling sd ~ 0.016; privacy noise of the mean sigma_e / sqrt(B) ~ 0.1 / 4.5.
-  expect_lt(max(abs(coef(f)[1:2] - c(1.5, -1))), 0.08)
+  # The error is at most the bias plus 4 sd of the rest: 0.02 + 4 * 0.027 ~ 0.13.
+  expect_lt(max(abs(coef(f)[1:2] - c(1.5, -1))), 0.13)
   ci <- confint(f)
   expect_true(all(ci[1:2, 1] < c(1.5, -1) & ci[1:2, 2] > c(1.5, -1)))
   xe <- rexp(5000, 0.5)
@@ -212,7 +213,7 @@ test_that("formula interface: pgbb-style bounds, replicates and interval in orig
   f2 <- dp_bootstrap(y ~ x, d, method = "ridge_huber", epsilon = 32, bounds = b)
   set.seed(5)
   m <- dp_bootstrap(cbind("(Intercept)" = 1, x = (d$x - 5) / 5), d$y - 2.5, method = "ridge_huber",
-                    epsilon = 32, delta = 1 / n, bounds = c(x = 1))
+                    epsilon = 32, delta = 1e-6, bounds = c(x = 1))  # the formula's default delta
   expect_equal(f2$draws[, "x"], m$draws[, "x"] / 5)
   expect_equal(f2$draws[, "(Intercept)"], m$draws[, "(Intercept)"] - m$draws[, "x"] + 2.5)
   ci <- confint(f2)

@@ -25,16 +25,17 @@ test_that("the noise reproduces the target epsilon through the independent accou
   orders <- 2:256
   rdp <- Reduce(`+`, lapply(1:3, function(k)
     T * pgbb_rdp(orders, clip = C[k], sigma = sig[k], rate = q, accountant = "plain") / (orders - 1)))
-  e_sum <- rdp_epsilon(rdp, orders, delta = 1 / 1000)
+  # delta is the default min(1e-6, 0.01 / n) = 1e-6 at n = 1000.
+  e_sum <- rdp_epsilon(rdp, orders, delta = 1e-6)
   expect_lte(e_sum, eps)
   expect_gt(e_sum, eps * (1 - 1e-4))
   expect_equal(fit$ledger$epsilon, as.numeric(e_sum), tolerance = 1e-10)
   # The sum is exact: it equals 3T releases of one curve (the bound depends on sigma / C).
-  e_one <- pgbb_epsilon(sig[1] / C[1], 1 / 1000, clip = 1, rate = q, iterations = 3 * T,
+  e_one <- pgbb_epsilon(sig[1] / C[1], 1e-6, clip = 1, rate = q, iterations = 3 * T,
                         accountant = "plain")
   expect_equal(as.numeric(e_sum), as.numeric(e_one), tolerance = 1e-10)
   # Joint RDP accounting needs less noise than splitting epsilon by basic composition.
-  z_split <- pgbb_sigma(eps / 3, 1 / 3000, clip = 1, rate = q, iterations = T, accountant = "plain")
+  z_split <- pgbb_sigma(eps / 3, 1e-6 / 3, clip = 1, rate = q, iterations = T, accountant = "plain")
   expect_lt(sig[1] / C[1], as.numeric(z_split))
 })
 
@@ -44,9 +45,9 @@ test_that("a single level uses the plain accountant with sensitivity C; omega an
                 rate = 0.1, progress = FALSE)
   ch <- sqrt(1.345^2 * 2 + ((1.345^2 + 0.71) / 2)^2)  # C_H of SM S3.2, ||x|| <= sqrt(2)
   expect_equal(unname(f1$details$clip), ch)
-  s <- pgbb_sigma(1, 1 / 800, clip = ch, rate = 0.1, iterations = 200, accountant = "plain")
+  s <- pgbb_sigma(1, 1e-6, clip = ch, rate = 0.1, iterations = 200, accountant = "plain")  # default delta
   expect_equal(unname(f1$details$sigma), as.numeric(s), tolerance = 1e-6)
-  f2 <- dp_sgld(y ~ x, d, loss = "huber", epsilon = 1, delta = 1 / 800, bounds = sgld_bounds,
+  f2 <- dp_sgld(y ~ x, d, loss = "huber", epsilon = 1, delta = 1e-6, bounds = sgld_bounds,
                 iterations = 200, rate = 0.1, omega = 0.1, step = 1e-4, progress = FALSE)
   expect_equal(f2$details$sigma, f1$details$sigma)
   expect_lte(f1$ledger$epsilon, 1)

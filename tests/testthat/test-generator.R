@@ -10,7 +10,7 @@ gen_spec <- function(S, hidden, lower, upper, log = rep(FALSE, length(lower)), j
 
 # Initial weights (output layer zero) plus noise, so every path is exercised.
 random_layers <- function(g, sd = 0.3) {
-  L <- pgbb:::cpp_generator_init(g, c(7, 11))
+  L <- pgbb:::cpp_generator_init(g, fixed_key(7))
   lapply(L, function(l) list(W = l$W + matrix(rnorm(length(l$W), sd = sd), nrow(l$W)),
                              b = l$b + rnorm(length(l$b), sd = sd)))
 }
@@ -78,7 +78,7 @@ test_that("the soft clip is the identity on the central 90% of the box", {
   # half-width units): b = v / half gives theta = mid + v while |v| <= 0.9 half.
   S <- 3
   g <- gen_spec(S, integer(0), lower = -2, upper = 6)  # mid 2, half 4
-  L <- pgbb:::cpp_generator_init(g, c(1, 2))
+  L <- pgbb:::cpp_generator_init(g, fixed_key(1))
   u <- rblock_weights(3, S, 1)
   for (v in c(-3.5, -1, 0, 2.2, 3.6)) {
     L[[1]]$b <- v / 4

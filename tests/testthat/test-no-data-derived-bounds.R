@@ -231,6 +231,7 @@ source_allow_list <- list(
   allow("pgbb_fit.R", "return(min(8, natural))", "default clip: min(8, the loss bound over the public ranges and box)"),
   allow("posterior_draws.R", "rng <- range(fit$tau)", "the public training grid of quantile levels"),
   allow("posterior_draws.R", ".check_memory(n * fit$d * max(1, length(tau))", "size of the requested draws (public request)"),
+  allow("privacy.R", ".default_delta <- function(n) min(1e-6, 0.01 / n)", "default delta from the public record count n and constants"),
   # -- R: functions of public inputs only --
   allow("cr-baselines.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),
   allow("cr-estimators.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),

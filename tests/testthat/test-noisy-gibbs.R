@@ -111,7 +111,7 @@ test_that("the clipped sum moves by at most b - a when one record is replaced", 
   set.seed(5)
   a <- -5; b <- 5
   x <- rnorm(100, 1.5, 3)
-  s <- function(v) pgbb:::cpp_ng_expfam_release(v, a, b, 0, c(0, 1))  # sigma = 0: exact sum
+  s <- function(v) pgbb:::cpp_ng_expfam_release(v, a, b, 0, fixed_key(1))  # sigma = 0: exact sum
   worst <- 0
   for (i in c(1, 50, 100)) for (v in c(a, b, -1e8, 1e8, 0, x[i])) for (orig in c(a, b)) {
     x0 <- x; x0[i] <- orig
@@ -430,7 +430,7 @@ test_that("formula interface: pgbb-style bounds, results in original units", {
   fit <- suppressWarnings(noisy_gibbs(y ~ x1 + x2, d, family = "linear", epsilon = 32, bounds = b,
                                       iterations = 3000))
   expect_equal(colnames(fit$draws), c("(Intercept)", "x1", "x2", "sigma"))
-  expect_equal(fit$ledger$delta, 1 / n)
+  expect_equal(fit$ledger$delta, 1e-6)  # the default min(1e-6, 0.01 / n)
   # The matrix method on the same unit-box design, centred response (B_y = 7).
   z <- cbind(1, d$x1 / 10, (d$x2 + 2) / 4)
   expect_equal(fit$details$bounds[["y"]], 7)

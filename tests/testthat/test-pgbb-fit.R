@@ -132,7 +132,7 @@ test_that("the fit object has the documented pieces and methods", {
     expect_true(nm %in% names(L), info = nm)
   expect_equal(L$sigma, 0)
   expect_equal(L$epsilon, Inf)
-  expect_equal(L$delta, 1 / 300)
+  expect_equal(L$delta, 1e-6)  # the default min(1e-6, 0.01 / n)
   expect_equal(L$n, 300L)
   expect_equal(L$gamma, gamma_star(300, 10))
   expect_equal(L$clip, sqrt(1.345^2 * 3 + ((1.345^2 + 0.71) / 2)^2))
@@ -176,7 +176,7 @@ test_that("epsilon is turned into sigma by the accountant with the training sett
                   blocks = 20, rate = 0.1, iterations = 300, mc = 2, hidden = c(8, 8), draws = 50,
                   progress = FALSE)
   L <- fit$ledger
-  sig <- pgbb:::pgbb_sigma(epsilon = 1, delta = 1 / 1000, n = 1000, blocks = 20,
+  sig <- pgbb:::pgbb_sigma(epsilon = 1, delta = 1e-6, n = 1000, blocks = 20,
                            gamma = gamma_star(1000, 20), clip = L$clip, rate = 0.1, iterations = 300,
                            mc = 2, J = 32, m = 5, alpha = 0, accountant = "dirichlet",
                            conversion = "asoodeh")

@@ -82,12 +82,13 @@ test_that("a fit of R runs is accounted as R T K releases and trains R different
   expect_identical(fit$ledger$runs, 3L)
   # 100 iterations in all: 3 runs of 33, 99 releases.
   expect_identical(fit$ledger$iterations, 33L)
-  sig <- pgbb_sigma(epsilon = 2, delta = 1 / n, n = n, blocks = 20, clip = fit$ledger$clip, rate = 0.1,
+  # delta is the default min(1e-6, 0.01 / n) = 1e-6.
+  sig <- pgbb_sigma(epsilon = 2, delta = 1e-6, n = n, blocks = 20, clip = fit$ledger$clip, rate = 0.1,
                     iterations = 3 * 33)
   expect_equal(fit$ledger$sigma, as.numeric(sig), tolerance = 1e-6)
   expect_lte(fit$ledger$epsilon, 2 * (1 + 1e-9))
   # The same sigma accounted for one run only would certify a smaller epsilon.
-  e1 <- pgbb_epsilon(sigma = fit$ledger$sigma, delta = 1 / n, n = n, blocks = 20, clip = fit$ledger$clip,
+  e1 <- pgbb_epsilon(sigma = fit$ledger$sigma, delta = 1e-6, n = n, blocks = 20, clip = fit$ledger$clip,
                      rate = 0.1, iterations = 33)
   expect_lt(as.numeric(e1), fit$ledger$epsilon)
   # Independently: each run's RDP curve from pgbb_rdp(), summed over the three runs
@@ -95,7 +96,7 @@ test_that("a fit of R runs is accounted as R T K releases and trains R different
   orders <- 2:256
   per_run <- 33 * pgbb_rdp(orders, n = n, blocks = 20, clip = fit$ledger$clip, sigma = fit$ledger$sigma,
                            rate = 0.1) / (orders - 1)
-  e3 <- rdp_epsilon(per_run + per_run + per_run, orders, 1 / n)
+  e3 <- rdp_epsilon(per_run + per_run + per_run, orders, 1e-6)
   expect_equal(as.numeric(e3), fit$ledger$epsilon, tolerance = 1e-9)
   expect_lte(as.numeric(e3), 2 * (1 + 1e-9))
   g <- fit$fit$generator

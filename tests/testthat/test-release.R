@@ -109,3 +109,24 @@ test_that("a private fit refuses missing values instead of dropping records (its
   fit <- suppressMessages(pgbb(y ~ x + z, d, private = FALSE, bounds = b, control = ctl))
   expect_identical(nobs(fit), 399L)
 })
+
+test_that("the default delta is min(1e-6, 0.01 / n), far below 1/n, in every front end", {
+  # A record published at random is (0, 1/n)-DP: the default must be well below 1/n.
+  expect_equal(pgbb:::.default_delta(300), 1e-6)
+  expect_equal(pgbb:::.default_delta(2e6), 5e-9)
+  for (n in c(10, 1e4, 1e5, 1e7)) expect_lte(pgbb:::.default_delta(n), 0.01 / n)
+  set.seed(8)
+  n <- 400
+  d <- data.frame(x = runif(n), y = runif(n))
+  b <- list(x = c(0, 1), .response = c(0, 1))
+  ctrl <- pgbb_control(iterations = 100, runs = 2, hidden = c(8, 8), draws = 20)
+  f <- quiet_noise(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, control = ctrl))
+  expect_equal(f$fit$ledger$delta, 1e-6)
+  g <- dp_sgld(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, iterations = 50, progress = FALSE)
+  expect_equal(g$ledger$delta, 1e-6)
+  cr <- cr_gs(d$x, "mean", mu = 1, bounds = c(0, 1), B = 20)
+  expect_equal(cr$privacy$delta_dp, 1e-6)  # the (epsilon, delta) shown for a mu-GDP release
+  # An explicit delta (the papers' 1 / n) is kept.
+  f2 <- quiet_noise(pgbb(y ~ x, d, loss = "huber", epsilon = 1, delta = 1 / n, bounds = b, control = ctrl))
+  expect_equal(f2$fit$ledger$delta, 1 / n)
+})

@@ -116,13 +116,55 @@ test_that("set.seed() makes every sampler reproducible and calls advance the str
   }
 })
 
-test_that("the secure option seeds from the OS, ignoring set.seed()", {
-  skip_if_not(file.exists("/dev/urandom"))
-  old <- options(pgbb.secure_rng = TRUE)
-  on.exit(options(old))
-  set.seed(1); a <- rng_sample("uniform", 5)
-  set.seed(1); b <- rng_sample("uniform", 5)
-  expect_false(identical(a, b))
+test_that("by default the noise is keyed from the OS: set.seed() cannot reproduce it", {
+  withr::local_options(pgbb.seeded_noise = FALSE)
+  # The key is drawn inside C++ and never enters R.
+  expect_identical(pgbb:::.rng_seed(), numeric(0))
+  for (kind in c("uniform", "normal", "permutation")) {
+    set.seed(1); a <- rng_sample(kind, 20)
+    set.seed(1); b <- rng_sample(kind, 20)
+    expect_false(identical(a, b))
+  }
+  # Private releases too: the same seed, data and settings give different noise.
+  x <- seq(0.05, 0.95, length.out = 400)
+  set.seed(3); f1 <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 50)
+  set.seed(3); f2 <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 50)
+  expect_false(identical(f1$center, f2$center))
+  expect_identical(f1$privacy$randomness, "os_entropy")
+  expect_false(any(grepl("SEEDED", format(f1))))
+  expect_true(any(grepl("operating system", format(f1))))
+})
+
+test_that("seeded noise is an explicit opt-in that every private print labels", {
+  withr::local_options(pgbb.seeded_noise = TRUE)
   w <- pgbb:::.rng_seed()
+  expect_length(w, 8L)
   expect_true(all(w >= 0 & w < 2^32 & w == round(w)))
+  x <- seq(0.05, 0.95, length.out = 400)
+  set.seed(3); f1 <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 50)
+  set.seed(3); f2 <- cr_gs(x, "mean", mu = 1, bounds = c(0, 1), B = 50)
+  expect_identical(f1$center, f2$center)
+  expect_identical(f1$privacy$randomness, "seeded")
+  expect_output(print(f1), "SEEDED noise.*not for publication")
+  d <- data.frame(x = x, y = x + 0.1 * sin(40 * x))
+  b <- list(x = c(0, 1), .response = c(-1, 2))
+  ctrl <- pgbb_control(iterations = 200, runs = 2, hidden = c(8, 8), draws = 50)
+  fit <- quiet_noise(pgbb(y ~ x, data = d, loss = "huber", epsilon = 2, bounds = b, control = ctrl))
+  expect_identical(fit$fit$ledger$randomness, "seeded")
+  expect_output(print(fit), "SEEDED noise")
+  ng <- noisy_gibbs(x, family = "gaussian", epsilon = 2, delta = 1e-6, bounds = c(0, 1), sigma = 0.3,
+                    iterations = 2000)
+  expect_identical(ng$ledger$randomness, "seeded")
+  expect_output(print(ng), "SEEDED noise")
+  withr::local_options(pgbb.seeded_noise = FALSE)
+  fit2 <- quiet_noise(pgbb(y ~ x, data = d, loss = "huber", epsilon = 2, bounds = b, control = ctrl))
+  expect_identical(fit2$fit$ledger$randomness, "os_entropy")
+  expect_false(any(grepl("SEEDED", capture.output(print(fit2)))))
+})
+
+test_that("a malformed seeded-noise option is an error, not a silent default", {
+  for (bad in list("yes", NA, c(TRUE, FALSE), 1)) {
+    withr::local_options(pgbb.seeded_noise = bad)
+    expect_error(rng_sample("uniform", 2), "pgbb.seeded_noise")
+  }
 })

@@ -179,8 +179,9 @@ static void test_clip(const Loss& loss, bool extreme_y) {
   for (int i = 0; i < n; ++i) {
     std::fill(w.begin(), w.end(), 0.0);
     w[i] = 1.0;
-    std::fill(s.begin(), s.end(), 0.0);
-    accumulate_subset(loss, rows, all, w.data(), theta.data(), 0.3, C, g.data(), s.data());
+    ExactSum sum(loss.dim(), 2.0 * C);
+    accumulate_subset(loss, rows, all, w.data(), theta.data(), 0.3, C, g.data(), sum);
+    sum.write(s.data());
     double nn = 0;
     for (double v : s) nn += v * v;
     CHECK(std::sqrt(nn) <= C, "record %d: norm %.17g > C", i, std::sqrt(nn));

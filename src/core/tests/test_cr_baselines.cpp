@@ -91,20 +91,20 @@ CORE_TEST(blbquant_search_edges) {
   pgbb::BlbSpec sp;
   sp.kind = pgbb::BlbKind::Mean;
   sp.lo = 0; sp.hi = 1; sp.eps = 1.0; sp.sens = 1.0 / 60;
-  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 1, 10, 0.1, 0.01, 100, 1));    // s < 2
-  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 61, 10, 0.1, 0.01, 100, 1));   // s > n
-  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 0, 0.1, 0.01, 100, 1));     // no replicates
-  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 10, 0.1, 0.0, 100, 1));     // step 0
-  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 10, 0.1, 0.01, 0, 1));      // empty grid
-  CHECK_THROWS(pgbb::blbquant(std::vector<double>{}, sp, 1.0, 2, 10, 0.1, 0.01, 10, 1));
+  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 1, 10, 0.1, 0.01, 100, pgbb::key_from_u64(1)));    // s < 2
+  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 61, 10, 0.1, 0.01, 100, pgbb::key_from_u64(1)));   // s > n
+  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 0, 0.1, 0.01, 100, pgbb::key_from_u64(1)));     // no replicates
+  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 10, 0.1, 0.0, 100, pgbb::key_from_u64(1)));     // step 0
+  CHECK_THROWS(pgbb::blbquant(x, sp, 1.0, 5, 10, 0.1, 0.01, 0, pgbb::key_from_u64(1)));      // empty grid
+  CHECK_THROWS(pgbb::blbquant(std::vector<double>{}, sp, 1.0, 2, 10, 0.1, 0.01, 10, pgbb::key_from_u64(1)));
   for (pgbb::BlbKind kind : {pgbb::BlbKind::Mean, pgbb::BlbKind::Quantile, pgbb::BlbKind::UStatProduct}) {
     sp.kind = kind;
     sp.sens = kind == pgbb::BlbKind::Quantile ? 1.0 : 2.0 / 60;
     for (int s : {2, 30}) {  // 30 blocks of two records: the smallest blocks R allows (s <= n / 2)
       for (double eps : {1e-3, 1.0, 1e3}) {
         sp.eps = eps;
-        const pgbb::BlbQuantResult a = pgbb::blbquant(x, sp, eps, s, 20, 0.1, 0.02, 50, 5);
-        const pgbb::BlbQuantResult b = pgbb::blbquant(x, sp, eps, s, 20, 0.1, 0.02, 50, 5);
+        const pgbb::BlbQuantResult a = pgbb::blbquant(x, sp, eps, s, 20, 0.1, 0.02, 50, pgbb::key_from_u64(5));
+        const pgbb::BlbQuantResult b = pgbb::blbquant(x, sp, eps, s, 20, 0.1, 0.02, 50, pgbb::key_from_u64(5));
         CHECK(a.k >= 0 && a.k <= 50 && a.blocks == s && std::isfinite(a.center));
         CHECK(a.k == b.k && a.center == b.center);  // fully determined by the seed
         if (kind == pgbb::BlbKind::Quantile) CHECK(a.center >= 0.0 && a.center <= 1.0);

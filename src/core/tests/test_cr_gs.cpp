@@ -18,7 +18,7 @@ const double kQNaN = std::numeric_limits<double>::quiet_NaN();
 
 pgbb::ResamplePlan gs_plan(int n, int m, int B, pgbb::ResampleMode mode, int kappa = 0) {
   pgbb::ResamplePlan p;
-  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = 2024;
+  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = pgbb::key_from_u64(2024);
   return p;
 }
 
@@ -155,7 +155,7 @@ CORE_TEST(cr_gs_sgd_schedule_and_projection) {
   for (double R : {1e-3, 0.5, 100.0}) {
     const std::pair<double, double> sch = pgbb::sgd_default_schedule(2.0 / 3, 3.0 / 4 + 0.1, 0.1);
     pgbb::SgdEstimator sgd(pgbb::DataView{X.data(), n, d}, y.data(), pgbb::LossType::Logistic, 0.1, 1.345, R,
-                           sch.second, 2.0 / 3, sch.first, 99);
+                           sch.second, 2.0 / 3, sch.first, pgbb::key_from_u64(99));
     std::vector<double> w(d), w2(d);
     sgd.full(w.data());
     double nrm = 0;

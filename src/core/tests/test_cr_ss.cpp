@@ -47,7 +47,7 @@ double ss_ustat_brute(std::vector<double> v, double beta, double lo, double hi) 
 
 pgbb::ResamplePlan ss_plan(int n, int m, int B, pgbb::ResampleMode mode, int kappa = 0) {
   pgbb::ResamplePlan p;
-  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = 31337;
+  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = pgbb::key_from_u64(31337);
   return p;
 }
 }  // namespace

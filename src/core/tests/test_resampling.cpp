@@ -15,7 +15,7 @@ const double kPosInf = std::numeric_limits<double>::infinity();
 
 pgbb::ResamplePlan plan_of(int n, int m, int B, pgbb::ResampleMode mode, int kappa = 0, uint64_t seed = 77) {
   pgbb::ResamplePlan p;
-  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = seed;
+  p.n = n; p.m = m; p.B = B; p.mode = mode; p.kappa = kappa; p.seed = pgbb::key_from_u64(seed);
   return p;
 }
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "bayes_bootstrap.h"
 #include "blocking.h"
+#include "entropy.h"
 #include "rng.h"
 #include "test_framework.h"
 
@@ -14,6 +15,63 @@ CORE_TEST(rng_reproducible_and_streams_differ) {
   for (int i = 0; i < 1000; ++i) CHECK(a.next_u64() == b.next_u64());
   pgbb::Rng s0 = pgbb::Rng::stream(42, 0), s1 = pgbb::Rng::stream(42, 1);
   CHECK(s0.next_u64() != s1.next_u64());
+}
+
+// RFC 8439, section 2.3.2: key 00 01 ... 1f, block counter 1, nonce
+// 00:00:00:09:00:00:00:4a:00:00:00:00. The 16 output words are the RFC's
+// serialized block read as little-endian words.
+CORE_TEST(chacha20_block_matches_rfc8439) {
+  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  for (int i = 0; i < 8; ++i)
+    in[4 + i] = static_cast<uint32_t>(4 * i) | (static_cast<uint32_t>(4 * i + 1) << 8) |
+                (static_cast<uint32_t>(4 * i + 2) << 16) | (static_cast<uint32_t>(4 * i + 3) << 24);
+  in[12] = 1; in[13] = 0x09000000u; in[14] = 0x4a000000u; in[15] = 0;
+  const uint32_t want[16] = {0xe4e7f110u, 0x15593bd1u, 0x1fdd0f50u, 0xc47120a3u,
+                             0xc7f4d1c7u, 0x0368c033u, 0x9aaa2204u, 0x4e6cd4c3u,
+                             0x466482d2u, 0x09aa9f07u, 0x05d7c214u, 0xa2028bd9u,
+                             0xd19c12b5u, 0xb94e16deu, 0xe883d0cbu, 0x4e3c50a2u};
+  uint32_t out[16];
+  pgbb::chacha20_block(in, out);
+  for (int i = 0; i < 16; ++i) CHECK(out[i] == want[i]);
+}
+
+// The generator's outputs are the keystream in block order: first output of
+// stream 0 of a key is words 0-1 of block 0, and a refill moves to block 1.
+CORE_TEST(rng_is_the_chacha20_keystream) {
+  const pgbb::Key key = pgbb::key_from_u64(7);
+  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
+  in[12] = 0; in[13] = 0; in[14] = 3; in[15] = 0;  // stream 3 is the nonce
+  pgbb::Rng r(key, 3);
+  for (uint32_t block = 0; block < 9; ++block) {
+    in[12] = block;
+    uint32_t out[16];
+    pgbb::chacha20_block(in, out);
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t want = static_cast<uint64_t>(out[2 * i]) | (static_cast<uint64_t>(out[2 * i + 1]) << 32);
+      CHECK(r.next_u64() == want);
+    }
+  }
+}
+
+CORE_TEST(os_entropy_keys_differ) {
+  const pgbb::Key a = pgbb::os_entropy_key(), b = pgbb::os_entropy_key();
+  CHECK(a != b);                    // equal with probability 2^-256
+  int zero_words = 0;
+  for (uint32_t w : a) zero_words += (w == 0);
+  CHECK(zero_words < 3);            // an unfilled buffer would be all zeros
+  pgbb::Rng ra(a), rb(b);
+  CHECK(ra.next_u64() != rb.next_u64());
+}
+
+CORE_TEST(key_words_validated) {
+  const double ok[8] = {0, 1, 2, 3, 4, 5, 6, 4294967295.0};
+  CHECK(pgbb::key_from_words(ok, 8)[7] == 0xffffffffu);
+  CHECK_THROWS(pgbb::key_from_words(ok, 2));
+  const double big[8] = {4294967296.0, 0, 0, 0, 0, 0, 0, 0};
+  CHECK_THROWS(pgbb::key_from_words(big, 8));
+  const double frac[8] = {0.5, 0, 0, 0, 0, 0, 0, 0};
+  CHECK_THROWS(pgbb::key_from_words(frac, 8));
 }
 
 CORE_TEST(samplers_edge_cases) {
