@@ -1,11 +1,18 @@
 #' DP-Bootstrap: differentially private bootstrap replicates with output perturbation
 #'
 #' Releases `B` bootstrap replicates of a base statistic, each perturbed by Gaussian
-#' noise \eqn{N(0, \sigma_e^2 I)} with \eqn{\sigma_e = \sqrt{(2 - 2/e)B}\,\Delta/\mu}, so that the
-#' \eqn{B} releases are \eqn{\mu}-GDP as \eqn{B \to \infty} (Wang, Cheng & Awan 2025). The
-#' target \eqn{(\epsilon, \delta)} is turned into the largest \eqn{\mu} whose exact GDP profile
-#' satisfies \eqn{\delta_\mu(\epsilon) \le \delta} ([gdp_mu()]). This is the DP-Bootstrap
-#' baseline of the PGBB paper (SM S3.1-S3.2).
+#' noise \eqn{N(0, \sigma_e^2 I)}. This is the DP-Bootstrap baseline of the PGBB paper
+#' (SM S3.1-S3.2). Two calibrations of \eqn{\sigma_e} (argument `calibration`):
+#' \describe{
+#'   \item{`"rdp"` (default)}{valid for the given \eqn{B}: the smallest \eqn{\sigma_e}
+#'     whose Renyi-DP bound, composed over the \eqn{B} replicates and converted once,
+#'     gives at most the target \eqn{(\epsilon, \delta)} (see 'Privacy').}
+#'   \item{`"asymptotic"`}{Wang, Cheng & Awan (2025): \eqn{\sigma_e =
+#'     \sqrt{(2 - 2/e)B}\,\Delta/\mu} with \eqn{\mu} the largest GDP parameter whose exact
+#'     profile meets \eqn{(\epsilon, \delta)} ([gdp_mu()]). The \eqn{B} releases are
+#'     \eqn{\mu}-GDP only as \eqn{B \to \infty}; at \eqn{B = 20} an exact computation
+#'     violates the \eqn{\mu}-GDP curve. The paper's setting, kept for reproductions.}
+#' }
 #'
 #' @section Methods:
 #' \describe{
@@ -45,9 +52,20 @@
 #' penalty `lambda` applies to the scaled coefficients.
 #'
 #' @section Privacy:
-#' The \eqn{\mu}-GDP statement of Wang et al. (2025) is asymptotic in the number of
-#' replicates \eqn{B}; for finite \eqn{B} it is the calibration the paper uses, not a
-#' finite-sample proof, and the ledger says so. The sample size \eqn{n} is public
+#' In a bootstrap resample the replaced record appears \eqn{M \sim \mathrm{Binomial}(n, 1/n)}
+#' times and moves the replicate by at most \eqn{M\Delta}. \eqn{M} has the same law under
+#' both data sets, so by the joint convexity of \eqn{e^{(\alpha - 1) D_\alpha}} one noisy
+#' replicate has Renyi divergence at most
+#' \deqn{\frac{1}{\alpha - 1} \log E\left[\exp\left(\frac{\alpha(\alpha - 1) M^2 \Delta^2}{2\sigma_e^2}\right)\right]}{(1/(alpha - 1)) log E[exp(alpha (alpha - 1) M^2 Delta^2 / (2 sigma_e^2))]}
+#' at every order \eqn{\alpha > 1}; \eqn{B} replicates add. The expectation is taken
+#' given that every multiplicity is at most \eqn{m_{max}}, an event that does not depend
+#' on the data, with \eqn{m_{max}} the smallest value whose failure probability over the
+#' \eqn{B} resamples is at most \eqn{\delta/10}; that probability is added to \eqn{\delta}
+#' (without the conditioning, the resample made of \eqn{n} copies of the replaced record
+#' would dominate the bound). The total is converted at the remaining \eqn{\delta} as the
+#' PGBB accountant does ([rdp_epsilon()]). This is an
+#' upper bound for every \eqn{B}, not a limit. The \eqn{\mu}-GDP statement of
+#' `calibration = "asymptotic"` is asymptotic in \eqn{B}, and its ledger says so. The sample size \eqn{n} is public
 #' (replace-one neighbouring). Bounds and `lambda` must not be chosen from the data.
 #'
 #' @param x Data: the design matrix (n x p) for `"ridge_huber"`, a numeric vector for `"mean"`;
@@ -64,6 +82,8 @@
 #' @param huber_c,huber_kappa Huber constant and scale-consistency constant (defaults
 #'   1.345 and 0.71, SM S3.2); need `huber_c^2 > huber_kappa`.
 #' @param level Level of the reported interval (default 0.95).
+#' @param calibration `"rdp"` (default; valid at the given `B`) or `"asymptotic"` (the
+#'   paper's \eqn{B \to \infty} calibration of Wang et al. 2025); see 'Privacy'.
 #' @param tol Certified optimisation tolerance of `"ridge_huber"` (default 1e-8).
 #' @param deconvolution Settings of the deconvolution of `"mean"`: a list with
 #'   `c0` (penalty weight, default 0.01), `degree` (degree of the log-polynomial
@@ -90,7 +110,8 @@
 dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon, delta, bounds,
                          B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
                          level = 0.95, tol = 1e-8,
-                         deconvolution = list(c0 = 0.01, degree = 5, grid = 300)) {
+                         deconvolution = list(c0 = 0.01, degree = 5, grid = 300),
+                         calibration = c("rdp", "asymptotic")) {
   cl <- match.call()
   if (!is.character(method) || !method[1] %in% c("ridge_huber", "mean"))
     .arg_fail("method", "one of \"ridge_huber\" or \"mean\"")
@@ -104,7 +125,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
     .check_open_unit(level, "level")
     return(.dpb_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, level, cl,
                         B = B, lambda = lambda, huber_c = huber_c, huber_kappa = huber_kappa,
-                        tol = tol))
+                        tol = tol, calibration = calibration))
   }
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
@@ -113,32 +134,108 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   .check_open_unit(level, "level")
   if (is.null(B)) B <- if (method == "mean") 1000 else 20
   .check_count(B, "B", min = 2, max = 1e6)
-  # Wang et al. (2025): B releases of a (mu / sqrt((2 - 2/e) B))-GDP mechanism are
-  # asymptotically mu-GDP, i.e. sigma_e = sqrt((2 - 2/e) B) Delta / mu.
-  mu <- gdp_mu(epsilon, delta)
+  if (!is.character(calibration) || !calibration[1] %in% c("rdp", "asymptotic"))
+    .arg_fail("calibration", "\"rdp\" or \"asymptotic\"")
+  budget <- list(epsilon = epsilon, delta = delta, mu = gdp_mu(epsilon, delta), calibration = calibration[1])
   fit <- if (method == "ridge_huber") {
-    .dpb_huber(x, y, mu, epsilon, delta, bounds, B, lambda, huber_c, huber_kappa, level, tol)
+    .dpb_huber(x, y, budget, bounds, B, lambda, huber_c, huber_kappa, level, tol)
   } else {
     if (!is.null(y)) .arg_fail("y", "NULL for method \"mean\"")
     if (!is.null(lambda)) .arg_fail("lambda", "NULL for method \"mean\" (there is no penalty)")
-    .dpb_mean(x, mu, epsilon, delta, bounds, B, level, .dpb_deconv_control(deconvolution))
+    .dpb_mean(x, budget, bounds, B, level, .dpb_deconv_control(deconvolution))
   }
   fit$call <- .release_call(cl, "dp_bootstrap")
   fit
 }
 
+# Wang et al. (2025): B releases of a (mu / sqrt((2 - 2/e) B))-GDP mechanism are
+# asymptotically mu-GDP, i.e. sigma_e = sqrt((2 - 2/e) B) Delta / mu.
 .dpb_factor <- function(B) sqrt((2 - 2 / exp(1)) * B)
 
-.dpb_ledger <- function(method, epsilon, delta, mu, sens, sigma_e, B) {
-  list(method = "DP-Bootstrap", epsilon = epsilon, delta = delta, mu = mu,
-       calibration = sprintf("Gaussian DP: sigma_e = sqrt((2 - 2/e) B) Delta / mu, B = %d, mu = gdp_mu(epsilon, delta)", B),
-       neighbouring = "replace-one",
-       guarantee = paste0("asymptotic: the B releases are mu-GDP as B -> Inf (Wang, Cheng & Awan 2025), ",
-                          "hence (epsilon, delta)-DP through the exact GDP profile; not a finite-B proof"),
+# Orders at which the finite-B bound is evaluated and converted (the integer grid
+# the package converter accepts).
+.dpb_orders <- function() c(2:64, seq(72, 256, by = 8))
+
+# RDP of B noisy bootstrap replicates (?dp_bootstrap, 'Privacy'): per order alpha,
+# B / (alpha - 1) log E[exp(c M^2) | M <= m_max], c = alpha (alpha - 1) sens^2 /
+# (2 sigma^2), M ~ Binomial(n, 1/n) the multiplicity of the replaced record (joint
+# convexity of exp((alpha - 1) D_alpha) over the shared law of M; a resample with
+# multiplicity m moves the replicate by at most m sens). Conditioning on the
+# data-independent event that every multiplicity is at most m_max is what keeps the
+# bound finite: without it the term m = n (probability n^-n) dominates. The event's
+# failure probability is added to delta (.dpb_truncation). A relative margin covers
+# rounding.
+.dpb_rdp <- function(orders, sigma, sens, n, B, m_max) {
+  m <- 0:m_max
+  lp <- stats::dbinom(m, n, 1 / n, log = TRUE)
+  lp <- lp - stats::pbinom(m_max, n, 1 / n, log.p = TRUE)
+  vapply(orders, function(a) {
+    lt <- lp + a * (a - 1) * sens^2 / (2 * sigma^2) * m^2
+    top <- max(lt)
+    (1 + 1e-10) * B * max(top + log(sum(exp(lt - top))), 0) / (a - 1)
+  }, 0)
+}
+
+# The smallest m_max with B P(M > m_max) <= delta / 10: that share of delta pays for
+# the conditioning; the RDP bound is converted at the remaining 0.9 delta.
+.dpb_truncation <- function(n, B, delta) {
+  m_max <- 1L
+  while (m_max < n && log(B) + stats::pbinom(m_max, n, 1 / n, lower.tail = FALSE, log.p = TRUE) > log(delta / 10))
+    m_max <- m_max + 1L
+  tail <- if (m_max >= n) 0 else B * stats::pbinom(m_max, n, 1 / n, lower.tail = FALSE)
+  list(m_max = m_max, delta_tail = tail, delta_rdp = delta - tail)
+}
+
+# sigma_e of one DP-Bootstrap release: the asymptotic formula, or the smallest
+# sigma (bisection on log sigma, to 1e-6 relative) whose finite-B RDP bound meets
+# (epsilon, delta) after conversion.
+.dpb_sigma <- function(budget, sens, n, B) {
+  if (budget$calibration == "asymptotic") return(.dpb_factor(B) * sens / budget$mu)
+  orders <- .dpb_orders()
+  tr <- .dpb_truncation(n, B, budget$delta)
+  eps_at <- function(sigma)
+    as.numeric(rdp_epsilon(.dpb_rdp(orders, sigma, sens, n, B, tr$m_max), orders, tr$delta_rdp))
+  lo <- .dpb_factor(B) * sens / budget$mu / 4
+  hi <- lo * 8
+  while (eps_at(hi) > budget$epsilon) {
+    lo <- hi
+    hi <- hi * 4
+    if (!is.finite(hi)) .arg_fail("epsilon", "large enough for a finite noise scale")
+  }
+  while (eps_at(lo) <= budget$epsilon && lo > 1e-300) lo <- lo / 4
+  while (hi / lo > 1 + 1e-6) {
+    mid <- sqrt(lo * hi)
+    if (eps_at(mid) <= budget$epsilon) hi <- mid else lo <- mid
+  }
+  hi
+}
+
+.dpb_ledger <- function(method, budget, sens, sigma_e, B, n) {
+  if (budget$calibration == "asymptotic") {
+    mu <- budget$mu
+    calibration <- sprintf("Gaussian DP: sigma_e = sqrt((2 - 2/e) B) Delta / mu, B = %d, mu = gdp_mu(epsilon, delta)", B)
+    guarantee <- paste0("asymptotic: the B releases are mu-GDP as B -> Inf (Wang, Cheng & Awan 2025), ",
+                        "hence (epsilon, delta)-DP through the exact GDP profile; not a finite-B proof")
+    achieved <- budget$epsilon
+    exact_delta <- gdp_delta(mu, budget$epsilon)
+  } else {
+    mu <- NA_real_
+    orders <- .dpb_orders()
+    tr <- .dpb_truncation(n, B, budget$delta)
+    rdp <- .dpb_rdp(orders, sigma_e, sens, n, B, tr$m_max)
+    achieved <- as.numeric(rdp_epsilon(rdp, orders, tr$delta_rdp))
+    calibration <- sprintf(paste0("Renyi DP at B = %d: one replicate's bound over the Binomial(n, 1/n) ",
+                                  "multiplicity of the replaced record (at most %d, failing with probability ",
+                                  "%.2g, added to delta), composed over the B replicates"), B, tr$m_max, tr$delta_tail)
+    guarantee <- "(epsilon, delta)-DP for this B (non-asymptotic upper bound); no GDP claim"
+    exact_delta <- as.numeric(rdp_delta(rdp, orders, budget$epsilon)) + tr$delta_tail
+  }
+  list(method = "DP-Bootstrap", epsilon = achieved, delta = budget$delta, mu = mu,
+       calibration = calibration, neighbouring = "replace-one", guarantee = guarantee,
        noise_scale = c(replicate = sigma_e), sensitivity = c(estimator = sens), split = c(all = 1),
        releases = data.frame(release = sprintf("%d replicates (%s)", B, method), dimension = B,
-                             sensitivity = sens, epsilon = epsilon, delta = delta, noise_sd = sigma_e,
-                             exact_delta = gdp_delta(mu, epsilon)))
+                             sensitivity = sens, epsilon = achieved, delta = budget$delta, noise_sd = sigma_e,
+                             exact_delta = exact_delta))
 }
 
 .dpb_huber_bound <- function(bounds) {
@@ -161,7 +258,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
        interval = cbind(est - z * se, est + z * se))
 }
 
-.dpb_huber <- function(x, y, mu, epsilon, delta, bounds, B, lambda, huber_c, huber_kappa, level, tol) {
+.dpb_huber <- function(x, y, budget, bounds, B, lambda, huber_c, huber_kappa, level, tol) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (!is.matrix(x) || !is.numeric(x) || nrow(x) < 2L || ncol(x) < 1L)
     .arg_fail("x", "a numeric design matrix (n x p, n >= 2) for method \"ridge_huber\"")
@@ -185,7 +282,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   if (!is.finite(L))
     .arg_fail("bounds", "small enough that the gradient bound sqrt(huber_c^2 p B_x^2 + ...) is finite (it overflows double precision)")
   sens <- 2 * L / (n * lambda) + 2 * tol
-  sigma_e <- .dpb_factor(B) * sens / mu
+  sigma_e <- if (is.finite(sens)) .dpb_sigma(budget, sens, n, B) else Inf
   if (!is.finite(sigma_e))
     .arg_fail("lambda", sprintf("large enough that the noise scale 2 L / (n lambda) / mu stays finite (lambda = %g)", lambda))
   xc <- pmin(pmax(x, -bx), bx)
@@ -194,7 +291,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
                          sigma_e, .rng_seed())
   colnames(draws) <- c(colnames(x), "scale")
   iv <- .dpb_huber_interval(draws, sigma_e, level)
-  ledger <- .dpb_ledger("ridge Huber", epsilon, delta, mu, sens, sigma_e, B)
+  ledger <- .dpb_ledger("ridge Huber", budget, sens, sigma_e, B, n)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 2), ridge Huber regression, n = %d, p = %d, B = %d, lambda = %s",
                    n, p, B, format(signif(lambda, 4)))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title, interval = iv$interval, level = level,
@@ -216,7 +313,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   ctrl
 }
 
-.dpb_mean <- function(x, mu, epsilon, delta, bounds, B, level, ctrl) {
+.dpb_mean <- function(x, budget, bounds, B, level, ctrl) {
   x <- .ng_data_vector(x)
   n <- length(x)
   if (is.list(bounds)) bounds <- unlist(bounds)
@@ -227,13 +324,13 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   if (!is.finite(diff(ab)^2))
     .arg_fail("bounds", "of finite width: (upper - lower)^2 overflows double precision")
   sens <- diff(ab) / n
-  sigma_e <- .dpb_factor(B) * sens / mu
+  sigma_e <- .dpb_sigma(budget, sens, n, B)
   v <- cpp_dpb_mean(x, ab[1], ab[2], as.integer(B), sigma_e, .rng_seed())
   draws <- cbind(mean = v)
   dec <- .deconvolve_gaussian(v, sigma_e, ab, grid_size = as.integer(ctrl$grid),
                               degree = as.integer(ctrl$degree), c0 = ctrl$c0)
   iv <- .deconv_interval(dec, level)
-  ledger <- .dpb_ledger("bootstrap mean", epsilon, delta, mu, sens, sigma_e, B)
+  ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 3), deconvolved mean, n = %d, B = %d, bounds [%s, %s]",
                    n, B, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title,

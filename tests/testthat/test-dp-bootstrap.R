@@ -4,7 +4,7 @@
 
 huber_L <- function(c, kappa, p, bx) sqrt(c^2 * p * bx^2 + ((c^2 + kappa) / 2)^2)
 
-test_that("sigma_e = sqrt((2 - 2/e) B) Delta / mu with mu from the exact GDP profile", {
+test_that("calibration = 'asymptotic': sigma_e = sqrt((2 - 2/e) B) Delta / mu, mu from the exact GDP profile", {
   set.seed(1)
   n <- 400; p <- 2
   X <- matrix(runif(n * p, -2, 2), n, p)
@@ -12,7 +12,7 @@ test_that("sigma_e = sqrt((2 - 2/e) B) Delta / mu with mu from the exact GDP pro
   for (eps in c(0.5, 2)) {
     delta <- 1 / n
     f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = eps, delta = delta,
-                      bounds = c(x = 1.5), lambda = 0.2, B = 10)
+                      bounds = c(x = 1.5), lambda = 0.2, B = 10, calibration = "asymptotic")
     mu <- ref_gdp_mu(eps, delta)
     expect_equal(f$ledger$mu, mu, tolerance = 1e-6)
     # The GDP parameter meets the target: brute-force hockey stick of N(mu, 1) vs N(0, 1).
@@ -24,7 +24,8 @@ test_that("sigma_e = sqrt((2 - 2/e) B) Delta / mu with mu from the exact GDP pro
     expect_match(f$ledger$guarantee, "asymptotic")
   }
   xm <- runif(500)
-  m <- dp_bootstrap(xm, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(-1, 2), B = 200)
+  m <- dp_bootstrap(xm, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(-1, 2), B = 200,
+                    calibration = "asymptotic")
   expect_equal(unname(m$ledger$sensitivity), 3 / 500)
   expect_equal(unname(m$ledger$noise_scale), sqrt((2 - 2 / exp(1)) * 200) * (3 / 500) / ref_gdp_mu(1, 1e-3),
                tolerance = 1e-6)
@@ -167,7 +168,7 @@ test_that("set.seed reproduces; print shows the ledger", {
   expect_identical(a$draws, b$draws)
   expect_s3_class(a, c("dp_bootstrap", "private_posterior"))
   expect_output(print(a), "Privacy ledger: DP-Bootstrap")
-  expect_output(print(a), "mu = ")
+  expect_output(print(a), "for this B \\(non-asymptotic")
   expect_output(print(summary(a)), "50 stored draws")
   expect_named(as.data.frame(a), c("method", "term", "estimate", "sd", "lower", "upper"))
 })
@@ -221,4 +222,57 @@ test_that("formula interface: pgbb-style bounds, replicates and interval in orig
   # Loose: the ridge penalty (lambda = 1/sqrt(n) on the scaled slope) biases it and 20
   # noisy replicates add output noise; the exact mapping is checked above.
   expect_lt(abs(coef(f2)[["x"]] - 0.3), 0.15)
+})
+
+test_that("the finite-B RDP bound of one replicate is above the exact Renyi divergence", {
+  # Independent check by numerical integration: one replicate with multiplicity
+  # M ~ Binomial(n, 1/n) given M <= m_max, replicate N(m a, s^2) vs N(m b, s^2) with
+  # |a - b| = sens (two pairs: one record moving from 0, and a symmetric move).
+  n <- 12; sens <- 0.4; sigma <- 0.5; m_max <- 6
+  m <- 0:m_max
+  p <- dbinom(m, n, 1 / n) / pbinom(m_max, n, 1 / n)
+  lmix <- function(z, shift) vapply(z, function(zz) {
+    l <- log(p) + dnorm(zz, m * shift, sigma, log = TRUE)
+    max(l) + log(sum(exp(l - max(l))))
+  }, 0)
+  for (pair in list(c(sens, 0), c(sens / 2, -sens / 2), c(0, sens))) {
+    for (a in c(2, 3, 5, 8)) {
+      f <- function(z) exp(a * lmix(z, pair[1]) + (1 - a) * lmix(z, pair[2]))
+      exact <- log(integrate(f, -8, 8 + m_max * sens, rel.tol = 1e-10)$value) / (a - 1)
+      bound <- pgbb:::.dpb_rdp(a, sigma, sens, n, 1, m_max)
+      expect_gte(bound, exact * (1 - 1e-8))
+    }
+  }
+  # B replicates add.
+  expect_equal(pgbb:::.dpb_rdp(3, sigma, sens, n, 7, m_max), 7 * pgbb:::.dpb_rdp(3, sigma, sens, n, 1, m_max))
+})
+
+test_that("the default DP-Bootstrap calibration meets (epsilon, delta) at the given B", {
+  set.seed(3)
+  n <- 5000
+  x <- rexp(n, 0.5)
+  for (B in c(20, 200)) {
+    f <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-5, bounds = c(0, 12), B = B)
+    L <- f$ledger
+    sens <- 12 / n
+    expect_equal(unname(L$sensitivity), sens)
+    tr <- pgbb:::.dpb_truncation(n, B, 1e-5)
+    # The conditioning costs at most delta / 10, and m_max is the smallest such value.
+    expect_lte(tr$delta_tail, 1e-6)
+    expect_gt(B * pbinom(tr$m_max - 1, n, 1 / n, lower.tail = FALSE), 1e-6)
+    o <- pgbb:::.dpb_orders()
+    e <- rdp_epsilon(pgbb:::.dpb_rdp(o, unname(L$noise_scale), sens, n, B, tr$m_max), o, 1e-5 - tr$delta_tail)
+    expect_lte(as.numeric(e), 1 + 1e-9)
+    expect_gt(as.numeric(e), 1 - 1e-4)       # tight: bisection to 1e-6 in sigma
+    expect_true(is.na(L$mu))                  # no GDP claim at finite B
+    expect_match(L$guarantee, "for this B")
+    # The paper's asymptotic calibration stays reachable and is the B -> Inf formula.
+    g <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-5, bounds = c(0, 12), B = B,
+                      calibration = "asymptotic")
+    expect_equal(unname(g$ledger$noise_scale), sqrt((2 - 2 / exp(1)) * B) * sens / gdp_mu(1, 1e-5))
+    expect_match(g$ledger$guarantee, "asymptotic")
+    expect_gt(unname(L$noise_scale), unname(g$ledger$noise_scale))
+  }
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-5, bounds = c(0, 12),
+                            calibration = "exact"), "calibration")
 })

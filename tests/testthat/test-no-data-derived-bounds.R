@@ -232,6 +232,8 @@ source_allow_list <- list(
   allow("posterior_draws.R", "rng <- range(fit$tau)", "the public training grid of quantile levels"),
   allow("posterior_draws.R", ".check_memory(n * fit$d * max(1, length(tau))", "size of the requested draws (public request)"),
   allow("privacy.R", ".default_delta <- function(n) min(1e-6, 0.01 / n)", "default delta from the public record count n and constants"),
+  allow("dp-bootstrap.R", "top <- max(lt)", "log-sum-exp in the finite-B accountant: lt is a function of n, B, sigma and the public sensitivity only"),
+  allow("dp-bootstrap.R", "(1 + 1e-10) * B * max(top + log(sum(exp(lt - top))), 0)", "finite-B accountant (public quantities only), floored at 0"),
   # -- R: functions of public inputs only --
   allow("cr-baselines.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),
   allow("cr-estimators.R", "max(corners) - min(corners)", "kernel range from the public bounds lo, hi"),
