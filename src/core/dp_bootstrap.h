@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "exact_sum.h"
 #include "noisy_gibbs.h"  // StopCallback, poll_stop
 #include "rng.h"
 
@@ -240,11 +241,15 @@ inline std::vector<double> dp_bootstrap_mean(const double* x, int64_t n, double 
   for (int64_t i = 0; i < n; ++i) xc[i] = std::min(std::max(x[i], lower), upper);
   std::vector<double> out(static_cast<size_t>(B));
   const double nd = static_cast<double>(n);
+  // The resample sum is exact (exact_sum.h): its rounding never depends on other records.
+  ExactSum acc(1, nd * std::max(std::fabs(lower), std::fabs(upper)));
   for (int b = 0; b < B; ++b) {
     if (should_stop && b % 64 == 0 && should_stop()) throw std::runtime_error("interrupted by the user");
-    double acc = 0.0;
-    for (int64_t i = 0; i < n; ++i) acc += xc[rng.uniform_int(static_cast<uint64_t>(n))];
-    out[b] = acc / nd + sigma_e * rng.normal();
+    acc.clear();
+    for (int64_t i = 0; i < n; ++i) acc.add(0, xc[rng.uniform_int(static_cast<uint64_t>(n))]);
+    double total;
+    acc.write(&total);
+    out[b] = total / nd + sigma_e * rng.normal();
   }
   return out;
 }

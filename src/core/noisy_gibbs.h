@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_sum.h"
 #include "rng.h"
 
 namespace pgbb {
@@ -134,10 +135,13 @@ struct ExpFamilyModel {
 
 /// @brief Sum of the data clipped to [lower, upper]: the statistic whose
 /// replace-one sensitivity is upper - lower (one record moves by at most that).
+/// Summed exactly (exact_sum.h), so no rounding depends on the other records.
 inline double clipped_sum(const double* x, int64_t n, double lower, double upper) {
-  double s = 0.0;
-  for (int64_t i = 0; i < n; ++i) s += std::min(std::max(x[i], lower), upper);
-  return s;
+  ExactSum s(1, static_cast<double>(n < 1 ? 1 : n) * std::max(std::fabs(lower), std::fabs(upper)));
+  for (int64_t i = 0; i < n; ++i) s.add(0, std::min(std::max(x[i], lower), upper));
+  double out;
+  s.write(&out);
+  return out;
 }
 
 /// @brief Gaussian-mechanism release of a vector statistic: value + N(0, sigma^2 I).

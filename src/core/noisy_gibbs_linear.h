@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "exact_sum.h"
 #include "noisy_gibbs.h"
 #include "rng.h"
 
@@ -100,6 +101,11 @@ inline LinearStatistics linear_statistics(const double* x, const double* y, int6
   LinearStatistics st;
   st.s = Eigen::VectorXd::Zero(ix.d());
   st.m4 = Eigen::VectorXd::Zero(ix.q4());
+  // Every sum is exact (exact_sum.h), one accumulator per group of products
+  // with its own public bound, so no rounding depends on the other records.
+  const double nd0 = static_cast<double>(n), bx2 = bound_x * bound_x;
+  ExactSum sxx(ix.q(), nd0 * bx2), sxy(p, nd0 * bound_x * bound_y), syy(1, nd0 * bound_y * bound_y),
+      s4(ix.q4() > 0 ? ix.q4() : 1, nd0 * bx2 * bx2);
   std::vector<double> xi(p);
   for (int64_t i = 0; i < n; ++i) {
     for (int j = 0; j < p; ++j)
@@ -108,16 +114,20 @@ inline LinearStatistics linear_statistics(const double* x, const double* y, int6
     for (int j = 0; j < p; ++j) {
       for (int k = j; k < p; ++k) {
         const double xjk = xi[j] * xi[k];
-        st.s[ix.pair(j, k)] += xjk;
+        sxx.add(ix.pair(j, k), xjk);
         for (int l = k; l < p; ++l) {
           const double xjkl = xjk * xi[l];
-          for (int m = l; m < p; ++m) st.m4[ix.quad(j, k, l, m)] += xjkl * xi[m];
+          for (int m = l; m < p; ++m) s4.add(ix.quad(j, k, l, m), xjkl * xi[m]);
         }
       }
-      st.s[ix.q() + j] += xi[j] * yi;
+      sxy.add(j, xi[j] * yi);
     }
-    st.s[ix.d() - 1] += yi * yi;
+    syy.add(0, yi * yi);
   }
+  sxx.write(st.s.data());
+  sxy.write(st.s.data() + ix.q());
+  syy.write(st.s.data() + ix.d() - 1);
+  if (ix.q4() > 0) s4.write(st.m4.data());
   const double nd = static_cast<double>(n);
   st.m2 = st.s.head(ix.q()) / nd;
   st.m4 /= nd;

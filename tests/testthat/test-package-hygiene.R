@@ -16,3 +16,21 @@ test_that("no top-level function is defined twice in R/", {
   expect_identical(dup, character(0),
                    info = paste(vapply(dup, function(d) paste(d, ":", paste(defs[names(defs) == d], collapse = ", ")), ""), collapse = "; "))
 })
+
+test_that("the shipped natality data set has the documented shape and coded ranges", {
+  e <- new.env()
+  data("natality2022", package = "pgbb", envir = e)
+  d <- e$natality2022
+  expect_s3_class(d, "data.frame")
+  expect_identical(dim(d), c(50000L, 12L))
+  expect_identical(names(d), c("BirthWeight", "Boy", "Married", "Black", "Age", "AgeSq", "Education",
+                               "Precare", "Smoker", "CigPerDay", "WeightGain", "WeightGainSq"))
+  expect_false(anyNA(d))
+  for (v in c("Boy", "Married", "Black", "Smoker")) expect_true(all(d[[v]] %in% 0:1), info = v)
+  expect_true(all(d$Education %in% 0:3) && all(d$Precare %in% 0:3))
+  expect_true(all(d$CigPerDay >= 0 & d$CigPerDay <= 6))
+  expect_true(all(d$Age >= 18 & d$Age <= 45))
+  expect_equal(d$AgeSq, d$Age^2)
+  expect_equal(d$WeightGainSq, d$WeightGain^2)
+  expect_lt(.row_names_info(d), 0)  # automatic row names: no record identifiers
+})

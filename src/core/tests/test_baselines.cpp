@@ -99,13 +99,16 @@ CORE_TEST(linear_statistics_exact_and_clipped) {
   const double x[] = {0.5, 3.0, -0.2, 0.1};  // column-major: x1 = (0.5, 3), x2 = (-0.2, 0.1)
   const double y[] = {1.0, -9.0};
   pgbb::LinearStatistics st = pgbb::linear_statistics(x, y, 2, 2, 1.0, 2.0);
-  // Clipped: x1 = (0.5, 1), y = (1, -2).
-  CHECK_NEAR(st.s[0], 0.25 + 1.0, 1e-15);          // x1 x1
-  CHECK_NEAR(st.s[1], -0.1 + 0.1, 1e-15);          // x1 x2
-  CHECK_NEAR(st.s[2], 0.04 + 0.01, 1e-15);         // x2 x2
-  CHECK_NEAR(st.s[3], 0.5 - 2.0, 1e-15);           // x1 y
-  CHECK_NEAR(st.s[4], -0.2 - 0.2, 1e-15);          // x2 y
-  CHECK_NEAR(st.s[5], 1.0 + 4.0, 1e-15);           // y y
+  // Clipped: x1 = (0.5, 1), y = (1, -2). The sums are exact on a grid of
+  // n b^2 2^-51 (exact_sum.h; at most 3.6e-15 here, b = 2 for y y): two terms,
+  // each truncated by less than one step.
+  const double tol = 8e-15;
+  CHECK_NEAR(st.s[0], 0.25 + 1.0, tol);          // x1 x1
+  CHECK_NEAR(st.s[1], -0.1 + 0.1, tol);          // x1 x2
+  CHECK_NEAR(st.s[2], 0.04 + 0.01, tol);         // x2 x2
+  CHECK_NEAR(st.s[3], 0.5 - 2.0, tol);           // x1 y
+  CHECK_NEAR(st.s[4], -0.2 - 0.2, tol);          // x2 y
+  CHECK_NEAR(st.s[5], 1.0 + 4.0, tol);           // y y
   CHECK(st.m4.size() == 5);                        // choose(2 + 3, 4)
   CHECK_NEAR(st.m4[0], (0.0625 + 1.0) / 2, 1e-15); // x1^4
   CHECK_NEAR(st.m4[4], (0.0016 + 0.0001) / 2, 1e-15);  // x2^4
