@@ -172,6 +172,7 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   vapply(orders, function(a) {
     lt <- lp + a * (a - 1) * sens^2 / (2 * sigma^2) * m^2
     top <- max(lt)
+    if (!is.finite(top)) return(Inf)  # the bound overflows: no guarantee at this sigma
     (1 + 1e-10) * B * max(top + log(sum(exp(lt - top))), 0) / (a - 1)
   }, 0)
 }

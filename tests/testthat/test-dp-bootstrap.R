@@ -243,6 +243,8 @@ test_that("the finite-B RDP bound of one replicate is above the exact Renyi dive
       expect_gte(bound, exact * (1 - 1e-8))
     }
   }
+  # A noise scale so small that the bound overflows certifies nothing (Inf, not NaN).
+  expect_identical(pgbb:::.dpb_rdp(c(2, 5), 1e-200, sens, n, 1, m_max), c(Inf, Inf))
   # B replicates add.
   expect_equal(pgbb:::.dpb_rdp(3, sigma, sens, n, 7, m_max), 7 * pgbb:::.dpb_rdp(3, sigma, sens, n, 1, m_max))
 })
