@@ -23,6 +23,12 @@ fixed_seed <- function() c(123456789, 987654321, 1, 2, 3, 4, 5, 6)  # eight key 
 # Small-B, small-mu test releases often have a radius of 0 (the privacy noise
 # exceeds the resampling quantile), which cr_*() rightly warns about; the tests
 # that only check routing or determinism muffle that one warning and no other.
+# Coverage studies of CR-SS with replacement are where the radius noise dominates
+# (the point of the pgbb_radius_noise warning); they muffle it, and only it.
+quiet_radius_noise <- function(expr) {
+  withCallingHandlers(expr, pgbb_radius_noise = function(w) invokeRestart("muffleWarning"))
+}
+
 quiet_zero_radius <- function(expr) {
   withCallingHandlers(expr, warning = function(w) {
     if (grepl("the released radius is 0", conditionMessage(w), fixed = TRUE)) invokeRestart("muffleWarning")

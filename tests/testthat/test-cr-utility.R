@@ -55,24 +55,41 @@ test_that("CR-SS median and degenerate U-statistic: coverage and width (Table 4,
   set.seed(102)
   n <- 2000
   med_wor <- sim_cr(function() runif(n, -1, 1),
-                    function(x) cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wor"), 0, 200)
+                    function(x) quiet_radius_noise(cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wor")), 0, 200)
   # Paper: 0.85 / 86.14e-3. Coverage band: 4 Monte Carlo sd below 0.85, and below 0.99.
   expect_gt(med_wor$cov, 0.76); expect_lt(med_wor$cov, 0.99)
   # Width: the smooth-sensitivity noise makes the width vary more; within 35% of the paper.
   expect_equal(1000 * med_wor$len, 86.14, tolerance = 0.35)
   us_wor <- sim_cr(function() runif(n, -0.5, 0.5),
-                   function(x) cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wor"), 0, 200)
+                   function(x) quiet_radius_noise(cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wor")), 0, 200)
   # Paper: 0.81 / 1.48e-4.
   expect_gt(us_wor$cov, 0.72); expect_lt(us_wor$cov, 0.98)
   expect_equal(1e4 * us_wor$len, 1.48, tolerance = 0.35)
   # With replacement: our measured 0.58 (median) and 0.60 (U-statistic), see the
   # header; 4 Monte Carlo sd (0.035) bands around them catch a regression either way.
+  # These under-covering releases must say so: count the radius-noise warnings (a
+  # zero radius, about half the rest, has its own warning). Measured radius / noise sd
+  # was 0.36-0.45 here, so a positive radius warns whatever the draw.
+  warned <- 0L; positive <- 0L
+  counted <- function(fit_expr) {
+    fit <- withCallingHandlers(fit_expr, pgbb_radius_noise = function(w) {
+      warned <<- warned + 1L
+      invokeRestart("muffleWarning")
+    })
+    positive <<- positive + (fit$q_tilde > 0)
+    fit
+  }
   med_wr <- sim_cr(function() runif(n, -1, 1),
-                   function(x) cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wr"), 0, 200)
+                   function(x) counted(cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wr")), 0, 200)
   expect_gt(med_wr$cov, 0.44); expect_lt(med_wr$cov, 0.72)
+  expect_gt(positive, 0L)
+  expect_equal(warned, positive)
+  warned <- 0L; positive <- 0L
   us_wr <- sim_cr(function() runif(n, -0.5, 0.5),
-                  function(x) cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wr"), 0, 200)
+                  function(x) counted(cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wr")), 0, 200)
   expect_gt(us_wr$cov, 0.45); expect_lt(us_wr$cov, 0.75)
+  expect_gt(positive, 0L)
+  expect_gte(warned, 0.9 * positive)
 })
 
 test_that("CR-SS without replacement at n = 10000 (Table 4)", {
