@@ -106,8 +106,9 @@ test_that("CR-SS: the audited epsilon stays below the claim; 10x too little nois
   mu <- 1; dss <- 1e-6
   # (mu, delta)-GDP => (eps, delta + delta_mu(eps))-DP: claim at audit_delta.
   claimed <- gdp_epsilon(mu, audit_delta - dss)
-  mech <- function(d) quiet_zero_radius(cr_ss(d, "quantile", prob = 0.5, mu = mu, delta = dss,
-                                              bounds = c(0, 1), B = 20, mode = "wor"))
+  # At n = 50 and mu = 1 the radius is mostly noise: its warning is not under test here.
+  mech <- function(d) quiet_radius_noise(quiet_zero_radius(cr_ss(d, "quantile", prob = 0.5, mu = mu, delta = dss,
+                                              bounds = c(0, 1), B = 20, mode = "wor")))
   centre <- function(o) o$center[[1]]
   a <- audit_privacy(mech, d1, d0, runs = 2000, delta = audit_delta, statistic = centre,
                      claimed = claimed, seed = 41)
