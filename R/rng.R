@@ -12,10 +12,11 @@
 # from R's generator, so set.seed() before a call fixes every random quantity the
 # call uses. Such output must not be published, and every private fit records
 # and prints that its noise was seeded.
-.rng_seed <- function() {
-  if (.seeded_noise()) return(floor(stats::runif(8L) * 4294967296))
-  numeric(0)
-}
+.rng_seed <- function() if (.seeded_noise()) .r_key() else numeric(0)
+
+# Eight 32-bit key words from R's generator: the key of seeded runs and of
+# post-processing (.post_seed()).
+.r_key <- function() floor(stats::runif(8L) * 4294967296)
 
 .seeded_noise <- function() {
   opt <- getOption("pgbb.seeded_noise", FALSE)
@@ -37,4 +38,4 @@
 # pooled draws) and the non-private bootstraps use R's generator, so set.seed()
 # reproduces them in either mode: no privacy guarantee relies on this randomness,
 # and it is drawn after, and independently of, the private noise.
-.post_seed <- function() floor(stats::runif(8L) * 4294967296)
+.post_seed <- function() .r_key()

@@ -137,7 +137,7 @@ test_that("U-statistic smooth sensitivity matches its definition and is beta-smo
 test_that("PTR-GDP bound exceeds SS with probability 1 - delta (Algorithm 3)", {
   # B = SS exp((beta/mu)(Z1 + Phi^-1(1 - delta))) < SS iff Z1 < -Phi^-1(1 - delta).
   delta <- 0.1
-  b <- vapply(1:5000, function(i) pgbb:::cpp_ptr_gdp(0, 1, 0.2, 1, delta, c(i, 3, 1:6))$bound, 0)
+  b <- vapply(1:5000, function(i) pgbb:::cpp_ptr_gdp(0, 1, 0.2, 1, delta, fixed_key(i))$bound, 0)
   frac <- mean(b < 1)
   expect_lt(abs(frac - delta) / sqrt(delta * (1 - delta) / 5000), 5)
   expect_equal(median(log(b)), 0.2 * qnorm(1 - delta), tolerance = 0.05)
