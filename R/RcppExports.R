@@ -49,8 +49,8 @@ cpp_upper_quantile <- function(v, alpha) {
     .Call(`_pgbb_cpp_upper_quantile`, v, alpha)
 }
 
-cpp_cr_gs_release <- function(theta_hat, Q, nu, sigma, seed) {
-    .Call(`_pgbb_cpp_cr_gs_release`, theta_hat, Q, nu, sigma, seed)
+cpp_cr_gs_release <- function(theta_hat, Q, nu, center_sens, sigma, radius_sens, seed) {
+    .Call(`_pgbb_cpp_cr_gs_release`, theta_hat, Q, nu, center_sens, sigma, radius_sens, seed)
 }
 
 cpp_cr_ss_stats <- function(x, kind, params, m, B, mode, kappa, seed, keep_estimates) {
@@ -89,12 +89,24 @@ cpp_blbquant <- function(x, kind, prob, lower, upper, eps_center, sens, eps_sear
     .Call(`_pgbb_cpp_blbquant`, x, kind, prob, lower, upper, eps_center, sens, eps_search, blocks, n_mc, alpha, step, K, seed)
 }
 
+cpp_grid_gaussian_plan <- function(sigma, sensitivity, dim) {
+    .Call(`_pgbb_cpp_grid_gaussian_plan`, sigma, sensitivity, dim)
+}
+
+cpp_grid_gaussian_release <- function(x, sigma, sensitivity, seed) {
+    .Call(`_pgbb_cpp_grid_gaussian_release`, x, sigma, sensitivity, seed)
+}
+
+cpp_discrete_gaussian <- function(n, variance, seed) {
+    .Call(`_pgbb_cpp_discrete_gaussian`, n, variance, seed)
+}
+
 cpp_dpb_huber_fit <- function(x, y, w, c, kappa, lambda, tol) {
     .Call(`_pgbb_cpp_dpb_huber_fit`, x, y, w, c, kappa, lambda, tol)
 }
 
-cpp_dpb_huber <- function(x, y, c, kappa, lambda, tol, B, sigma_e, seed) {
-    .Call(`_pgbb_cpp_dpb_huber`, x, y, c, kappa, lambda, tol, B, sigma_e, seed)
+cpp_dpb_huber <- function(x, y, c, kappa, lambda, tol, B, sigma_e, sens, seed) {
+    .Call(`_pgbb_cpp_dpb_huber`, x, y, c, kappa, lambda, tol, B, sigma_e, sens, seed)
 }
 
 cpp_dpb_mean <- function(x, lower, upper, B, sigma_e, seed) {
@@ -149,8 +161,8 @@ cpp_ng_linear_statistics <- function(x, y, bound_x, bound_y) {
     .Call(`_pgbb_cpp_ng_linear_statistics`, x, y, bound_x, bound_y)
 }
 
-cpp_ng_linear_release <- function(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed) {
-    .Call(`_pgbb_cpp_ng_linear_release`, x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed)
+cpp_ng_linear_release <- function(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, sens, seed) {
+    .Call(`_pgbb_cpp_ng_linear_release`, x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, sens, seed)
 }
 
 cpp_ng_linear_gibbs <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed) {

@@ -266,11 +266,16 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
   nu <- sqrt(2) * Dn / mu                                               # centre: mu/sqrt(2)-GDP
   sigma <- sqrt(2) * tau_m * (plan$kappa * Dm + Dn) / mu                # radius: mu/sqrt(2)-GDP
   .cr_check_noise_scales(c(Dn, Dm), c(nu, sigma), "cr_gs")
-  rel <- cpp_cr_gs_release(as.numeric(st$theta_hat), Q, nu, sigma, .rng_seed())
+  radius_sens <- tau_m * (plan$kappa * Dm + Dn)
+  released_sd <- c(center = .discrete_noise(nu, Dn, length(st$theta_hat), "mu")$sd,
+                   radius = .discrete_noise(sigma, radius_sens, 1L, "mu")$sd)
+  rel <- cpp_cr_gs_release(as.numeric(st$theta_hat), Q, nu, Dn, sigma, radius_sens, .rng_seed())
   .cr_zero_radius_note(rel$q_tilde, "cr_gs")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-GS", spec,
-                  .privacy_record(mu, 0, plan$n, "mu-GDP (Theorem 4.2), non-asymptotic"),
-                  list(nu_n = nu, sigma_m = sigma, Delta_n = Dn, Delta_m = Dm, tau_m = tau_m), cl)
+                  .privacy_record(mu, 0, plan$n, "mu-GDP (Theorem 4.2), non-asymptotic",
+                                  list(noise_law = .discrete_noise_law(released_sd))),
+                  list(nu_n = nu, sigma_m = sigma, Delta_n = Dn, Delta_m = Dm, tau_m = tau_m,
+                       released_sd = released_sd), cl)
 }
 
 #' One-shot private confidence regions via smooth sensitivity (CR-SS)
@@ -356,7 +361,9 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .cr_zero_radius_note(rel$q_tilde, "cr_ss")
   .cr_radius_noise_note(rel$q_tilde, rel$radius_bound, mu, plan$mode, plan$kappa, "cr_ss")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-SS", spec,
-                  .privacy_record(mu, delta, plan$n, "(mu, delta)-GDP (Theorem 5.6), non-asymptotic"),
+                  .privacy_record(mu, delta, plan$n, "(mu, delta)-GDP (Theorem 5.6), non-asymptotic",
+                                  list(noise_law = paste0("exact discrete Gaussian on public grids (Canonne, ",
+                                                          "Kamath & Steinke 2020) in both PTR steps"))),
                   list(center_bound = rel$center_bound, radius_bound = rel$radius_bound, tau_m = tau_m), cl,
                   extra = list(beta = beta))
 }
@@ -387,6 +394,7 @@ format.private_cr <- function(x, digits = max(3L, getOption("digits") - 3L), ...
   }
   lines <- c(lines, sprintf("  privacy: %s, i.e. (%s, %s)-DP; %s", priv, format(p$epsilon, digits = digits),
                             format(p$delta_dp, digits = digits), p$guarantee),
+             if (!is.null(p$noise_law)) paste0("  noise: ", p$noise_law),
              paste0("  ", .noise_line(p[["randomness"]])))
   lines
 }

@@ -288,18 +288,21 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
     .arg_fail("lambda", sprintf("large enough that the noise scale 2 L / (n lambda) / mu stays finite (lambda = %g)", lambda))
   xc <- pmin(pmax(x, -bx), bx)
   storage.mode(xc) <- "double"
+  sd_out <- .discrete_noise(sigma_e, sens, p + 1L)$sd
   draws <- cpp_dpb_huber(xc, as.numeric(y), huber_c, huber_kappa, lambda, tol, as.integer(B),
-                         sigma_e, .rng_seed())
+                         sigma_e, sens, .rng_seed())
   colnames(draws) <- c(colnames(x), "scale")
-  iv <- .dpb_huber_interval(draws, sigma_e, level)
+  iv <- .dpb_huber_interval(draws, sd_out, level)
   ledger <- .dpb_ledger("ridge Huber", budget, sens, sigma_e, B, n)
+  ledger$released_sd <- c(replicate = sd_out)
+  ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 2), ridge Huber regression, n = %d, p = %d, B = %d, lambda = %s",
                    n, p, B, format(signif(lambda, 4)))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title, interval = iv$interval, level = level,
                          estimate = iv$estimate, se = iv$se,
                          details = list(method = "ridge_huber", n = n, p = p, B = B, lambda = lambda,
                                         bound_x = bx, lipschitz = L, huber_c = huber_c,
-                                        huber_kappa = huber_kappa, tol = tol, sigma_e = sigma_e,
+                                        huber_kappa = huber_kappa, tol = tol, sigma_e = sd_out,
                                         sampling_sd = iv$sampling_sd))
 }
 
@@ -326,18 +329,21 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
     .arg_fail("bounds", "of finite width: (upper - lower)^2 overflows double precision")
   sens <- diff(ab) / n
   sigma_e <- .dpb_sigma(budget, sens, n, B)
+  sd_out <- .discrete_noise(sigma_e, sens)$sd
   v <- cpp_dpb_mean(x, ab[1], ab[2], as.integer(B), sigma_e, .rng_seed())
   draws <- cbind(mean = v)
-  dec <- .deconvolve_gaussian(v, sigma_e, ab, grid_size = as.integer(ctrl$grid),
+  dec <- .deconvolve_gaussian(v, sd_out, ab, grid_size = as.integer(ctrl$grid),
                               degree = as.integer(ctrl$degree), c0 = ctrl$c0)
   iv <- .deconv_interval(dec, level)
   ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n)
+  ledger$released_sd <- c(replicate = sd_out)
+  ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 3), deconvolved mean, n = %d, B = %d, bounds [%s, %s]",
                    n, B, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title,
                          interval = matrix(iv, 1L, 2L, dimnames = list("mean", NULL)), level = level,
                          estimate = c(mean = mean(v)), se = c(mean = dec$sd),
-                         details = list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sigma_e,
+                         details = list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sd_out,
                                         deconvolution = dec))
 }
 

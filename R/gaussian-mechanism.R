@@ -79,3 +79,24 @@
   .check_open_unit(delta, "delta")
   invisible(TRUE)
 }
+
+# Float-safe releases (src/core/discrete_gaussian.h). Every noisy statistic the
+# package publishes directly (CR-GS, CR-SS / PTR, NoisyGibbs, DP-Bootstrap) is
+# rounded to a public grid (a power of two) and gets exact discrete Gaussian noise
+# (Canonne, Kamath & Steinke 2020) at the calibrated noise-to-sensitivity ratio,
+# with the rounding charged to the sensitivity, so every stated guarantee holds
+# for the released values. The released noise sd is a little above sigma (at
+# most 0.2%); samplers and intervals that model the noise use it. Inputs are
+# public, so is the plan. `arg` names the argument to blame when the noise is
+# beyond the sampler's range (sigma / sensitivity above about 2^20 / sqrt(dim)).
+.discrete_noise <- function(sigma, sensitivity, dim = 1L, arg = "epsilon") {
+  tryCatch(cpp_grid_gaussian_plan(sigma, sensitivity, as.integer(dim)), error = function(e)
+    .arg_fail(arg, sprintf(paste0("large enough that the noise sd (%.3g) is at most about 2^20 / sqrt(%d) times ",
+                                  "the sensitivity (%.3g), the range of the exact discrete Gaussian sampler"),
+                           sigma, as.integer(dim), sensitivity)))
+}
+
+.discrete_noise_law <- function(sd) {
+  paste0("exact discrete Gaussian on a public grid (Canonne, Kamath & Steinke 2020); released noise sd ",
+         paste(sprintf("%s = %s", names(sd), format(signif(sd, 4))), collapse = ", "))
+}

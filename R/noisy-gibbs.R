@@ -262,10 +262,13 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   # The sampler works with (released sum) / noise^2, which overflows for absurd budgets.
   if (!is.finite(n * max(abs(ab)) / noise^2))
     .arg_fail("epsilon", sprintf("small enough that the noise scale (%.3g) stays representable", noise))
-  # Release: the only access to the data.
+  # Release: the only access to the data (float-safe grid noise, released sd noise_out).
+  noise_out <- c(sum = .discrete_noise(noise, sens)$sd)
   z <- cpp_ng_expfam_release(x, ab[1], ab[2], noise, .rng_seed())
-  # Noise-aware Gibbs sampler: post-processing of z.
-  g <- cpp_ng_expfam_gibbs(family, z, noise, n, ab[1], ab[2],
+  # Noise-aware Gibbs sampler: post-processing of z. It models the noise as
+  # N(0, noise_out^2); the rounding to the grid (at most 1/2048 of a sensitivity
+  # unit) is ignored.
+  g <- cpp_ng_expfam_gibbs(family, z, noise_out[["sum"]], n, ab[1], ab[2],
                            if (is.na(sigma)) 1 else sigma, prior_a, prior_b,
                            schedule[["iterations"]], schedule[["burn_in"]], schedule[["thin"]],
                            .rng_seed())
@@ -274,7 +277,7 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
                  mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",
                  guarantee = .gaussian_guarantee(epsilon, calibration),
                  noise_scale = c(sum = noise), sensitivity = c(sum = sens), split = c(sum = 1),
-                 releases = plan)
+                 releases = plan, released_sd = noise_out, noise_law = .discrete_noise_law(noise_out))
   title <- sprintf("NoisyGibbs (Bernstein & Sheldon 2018), %s family, n = %d, bounds [%s, %s]",
                    family, n, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "noisy_gibbs", title,
@@ -348,11 +351,13 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
                          unname(eps_i), unname(del_i), calibration)
   plan$dimension <- as.integer(c(q + p + 1, q, choose(p + 3, 4)))
   noise <- stats::setNames(plan$noise_sd, names(sens))
-  # Release: the only access to the data.
+  # Release: the only access to the data (float-safe grid noise, released sds noise_out).
+  noise_out <- stats::setNames(vapply(seq_along(noise), function(i)
+    .discrete_noise(noise[[i]], sens[[i]], plan$dimension[i])$sd, 0), names(noise))
   rel <- cpp_ng_linear_release(x, as.numeric(y), b[["x"]], b[["y"]], noise[["statistics"]],
-                               noise[["m2"]], noise[["m4"]], .rng_seed())
-  # Noise-aware Gibbs sampler: post-processing of the release.
-  g <- cpp_ng_linear_gibbs(rel$s, noise[["statistics"]], rel$m2, rel$m4, n, p, m0, L0, pr$shape,
+                               noise[["m2"]], noise[["m4"]], as.numeric(sens), .rng_seed())
+  # Noise-aware Gibbs sampler: post-processing of the release, at the released sd.
+  g <- cpp_ng_linear_gibbs(rel$s, noise_out[["statistics"]], rel$m2, rel$m4, n, p, m0, L0, pr$shape,
                            pr$rate, schedule[["iterations"]], schedule[["burn_in"]],
                            schedule[["thin"]], .rng_seed())
   if (g$stays > 0.1 * schedule[["iterations"]])
@@ -367,7 +372,8 @@ noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "line
   ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta,
                  mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",
                  guarantee = .gaussian_guarantee(eps_i, calibration),
-                 noise_scale = noise, sensitivity = sens, split = split, releases = plan)
+                 noise_scale = noise, sensitivity = sens, split = split, releases = plan,
+                 released_sd = noise_out, noise_law = .discrete_noise_law(noise_out))
   title <- sprintf("NoisyGibbs (Bernstein & Sheldon 2019), linear regression, n = %d, p = %d, B_x = %s, B_y = %s",
                    n, p, format(b[["x"]]), format(b[["y"]]))
   .new_private_posterior(draws, ledger, "noisy_gibbs", title, released = rel,

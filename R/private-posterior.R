@@ -17,6 +17,8 @@
 #             a data frame `releases` (one row per noisy release: release, dimension,
 #             sensitivity, epsilon, delta, noise_sd, exact_delta = the delta the
 #             release achieves at its epsilon by the exact Gaussian profile).
+#             For float-safe releases also `released_sd` (named: the sd of the grid
+#             noise actually added) and `noise_law` (one line for print()).
 #   title     one-line description for print().
 # Subclasses override confint() when their interval is not a quantile of draws.
 
@@ -159,6 +161,7 @@ as.data.frame.private_posterior <- function(x, row.names = NULL, optional = FALS
                               paste(sprintf("%s = %s", names(ledger$noise_scale), f(ledger$noise_scale)), collapse = ", ")))
   }
   if (!is.null(ledger$note)) lines <- c(lines, paste0("  note: ", ledger$note))
+  if (!is.null(ledger$noise_law)) lines <- c(lines, paste0("  noise: ", ledger$noise_law))
   c(lines, paste0("  ", .noise_line(ledger[["randomness"]])))
 }
 

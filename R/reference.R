@@ -18,6 +18,8 @@
 #' @param level Confidence level of the reported intervals.
 #' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]).
 #' @param large_n Above this many records the quantile reference uses `conquer`.
+#' @param bootstrap Multiplier-bootstrap replicates of the `conquer` reference
+#'   (default 500, the paper's \eqn{B}); its intervals are the percentile ones.
 #' @return An object of class `pgbb_reference` with `coefficients` (a vector, or a
 #'   matrix terms x tau), `intervals` (a matrix, or an array `[term, limit, tau]`),
 #'   `method` and `call`.
@@ -31,7 +33,7 @@
 #' @export
 pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"),
                            tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
-                           large_n = 1e5) {
+                           large_n = 1e5, bootstrap = 500) {
   cl <- match.call()
   # `...` goes to model.frame() (subset, na.action) and nowhere else: a misspelt
   # setting, `weights` or `offset` would otherwise be ignored silently.
@@ -44,7 +46,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   .formula_offset_check(frame$mt, "pgbb_reference")
   X <- frame$X; y <- frame$y
   res <- switch(loss,
-    quantile = .reference_quantile(X, y, tau, level, large_n),
+    quantile = .reference_quantile(X, y, tau, level, large_n, bootstrap),
     huber = .reference_huber(X, y, level, huber_c, huber_kappa),
     mean = .reference_mean(y, level),
     logistic = .reference_logistic(X, y, level))
@@ -58,11 +60,12 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
 }
 
-.reference_quantile <- function(X, y, tau, level, large_n) {
+.reference_quantile <- function(X, y, tau, level, large_n, bootstrap = 500) {
   p <- ncol(X)
   labs <- as.character(tau)
   coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
   ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .limit_names(level), labs))
+  .check_count(bootstrap, "bootstrap", max = 1e5)
   use_conquer <- length(y) > large_n
   pkg <- if (use_conquer) "conquer" else "quantreg"
   if (!requireNamespace(pkg, quietly = TRUE))
@@ -72,7 +75,8 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
     if (use_conquer) {
       has_int <- all(X[, 1L] == 1)
       Xc <- if (has_int) X[, -1L, drop = FALSE] else X
-      f <- conquer::conquer(Xc, y, tau = tau[k], ci = "multiplier", alpha = 1 - level)
+      # conquer's ci = "bootstrap" is its multiplier bootstrap (SM S3.3 of the paper).
+      f <- conquer::conquer(Xc, y, tau = tau[k], ci = "bootstrap", alpha = 1 - level, B = bootstrap)
       coefs[, k] <- f$coeff
       ints[, , k] <- f$perCI
     } else {

@@ -193,17 +193,19 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_cr_gs_release
-Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double sigma, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_cr_gs_release(SEXP theta_hatSEXP, SEXP QSEXP, SEXP nuSEXP, SEXP sigmaSEXP, SEXP seedSEXP) {
+Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double center_sens, double sigma, double radius_sens, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_cr_gs_release(SEXP theta_hatSEXP, SEXP QSEXP, SEXP nuSEXP, SEXP center_sensSEXP, SEXP sigmaSEXP, SEXP radius_sensSEXP, SEXP seedSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta_hat(theta_hatSEXP);
     Rcpp::traits::input_parameter< double >::type Q(QSEXP);
     Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    Rcpp::traits::input_parameter< double >::type center_sens(center_sensSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type radius_sens(radius_sensSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_release(theta_hat, Q, nu, sigma, seed));
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_gs_release(theta_hat, Q, nu, center_sens, sigma, radius_sens, seed));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -354,6 +356,46 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_grid_gaussian_plan
+Rcpp::List cpp_grid_gaussian_plan(double sigma, double sensitivity, int dim);
+RcppExport SEXP _pgbb_cpp_grid_gaussian_plan(SEXP sigmaSEXP, SEXP sensitivitySEXP, SEXP dimSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type sensitivity(sensitivitySEXP);
+    Rcpp::traits::input_parameter< int >::type dim(dimSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_gaussian_plan(sigma, sensitivity, dim));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_grid_gaussian_release
+Rcpp::NumericVector cpp_grid_gaussian_release(Rcpp::NumericVector x, double sigma, double sensitivity, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_grid_gaussian_release(SEXP xSEXP, SEXP sigmaSEXP, SEXP sensitivitySEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type sensitivity(sensitivitySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_gaussian_release(x, sigma, sensitivity, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_discrete_gaussian
+Rcpp::NumericVector cpp_discrete_gaussian(int n, double variance, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_discrete_gaussian(SEXP nSEXP, SEXP varianceSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type variance(varianceSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_discrete_gaussian(n, variance, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_dpb_huber_fit
 Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w, double c, double kappa, double lambda, double tol);
 RcppExport SEXP _pgbb_cpp_dpb_huber_fit(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP) {
@@ -372,8 +414,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_dpb_huber
-Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa, double lambda, double tol, int B, double sigma_e, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_dpb_huber(SEXP xSEXP, SEXP ySEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP seedSEXP) {
+Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa, double lambda, double tol, int B, double sigma_e, double sens, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_dpb_huber(SEXP xSEXP, SEXP ySEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP, SEXP BSEXP, SEXP sigma_eSEXP, SEXP sensSEXP, SEXP seedSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -385,8 +427,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
     Rcpp::traits::input_parameter< int >::type B(BSEXP);
     Rcpp::traits::input_parameter< double >::type sigma_e(sigma_eSEXP);
+    Rcpp::traits::input_parameter< double >::type sens(sensSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber(x, y, c, kappa, lambda, tol, B, sigma_e, seed));
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber(x, y, c, kappa, lambda, tol, B, sigma_e, sens, seed));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -581,8 +624,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ng_linear_release
-Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y, double sigma_s, double sigma_2, double sigma_4, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_ng_linear_release(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP, SEXP sigma_sSEXP, SEXP sigma_2SEXP, SEXP sigma_4SEXP, SEXP seedSEXP) {
+Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y, double sigma_s, double sigma_2, double sigma_4, Rcpp::NumericVector sens, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_release(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP, SEXP sigma_sSEXP, SEXP sigma_2SEXP, SEXP sigma_4SEXP, SEXP sensSEXP, SEXP seedSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -593,8 +636,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type sigma_s(sigma_sSEXP);
     Rcpp::traits::input_parameter< double >::type sigma_2(sigma_2SEXP);
     Rcpp::traits::input_parameter< double >::type sigma_4(sigma_4SEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sens(sensSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_release(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, seed));
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_release(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, sens, seed));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -837,7 +881,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
     {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 12},
     {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
-    {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 5},
+    {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 7},
     {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},
     {"_pgbb_cpp_cr_ss_release", (DL_FUNC) &_pgbb_cpp_cr_ss_release, 9},
     {"_pgbb_cpp_ptr_gdp", (DL_FUNC) &_pgbb_cpp_ptr_gdp, 6},
@@ -847,8 +891,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_sgd_default_schedule", (DL_FUNC) &_pgbb_cpp_sgd_default_schedule, 3},
     {"_pgbb_cpp_std_normals", (DL_FUNC) &_pgbb_cpp_std_normals, 2},
     {"_pgbb_cpp_blbquant", (DL_FUNC) &_pgbb_cpp_blbquant, 14},
+    {"_pgbb_cpp_grid_gaussian_plan", (DL_FUNC) &_pgbb_cpp_grid_gaussian_plan, 3},
+    {"_pgbb_cpp_grid_gaussian_release", (DL_FUNC) &_pgbb_cpp_grid_gaussian_release, 4},
+    {"_pgbb_cpp_discrete_gaussian", (DL_FUNC) &_pgbb_cpp_discrete_gaussian, 3},
     {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
-    {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 9},
+    {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 10},
     {"_pgbb_cpp_dpb_mean", (DL_FUNC) &_pgbb_cpp_dpb_mean, 6},
     {"_pgbb_cpp_dp_sgld", (DL_FUNC) &_pgbb_cpp_dp_sgld, 8},
     {"_pgbb_cpp_exact_bootstrap", (DL_FUNC) &_pgbb_cpp_exact_bootstrap, 11},
@@ -862,7 +909,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_ng_expfam_release", (DL_FUNC) &_pgbb_cpp_ng_expfam_release, 5},
     {"_pgbb_cpp_ng_expfam_gibbs", (DL_FUNC) &_pgbb_cpp_ng_expfam_gibbs, 13},
     {"_pgbb_cpp_ng_linear_statistics", (DL_FUNC) &_pgbb_cpp_ng_linear_statistics, 4},
-    {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 8},
+    {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 9},
     {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
     {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
     {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},

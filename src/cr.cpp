@@ -92,11 +92,11 @@ double cpp_upper_quantile(Rcpp::NumericVector v, double alpha) {
 }
 
 // [[Rcpp::export]]
-Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double sigma,
-                             Rcpp::NumericVector seed) {
+Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu, double center_sens,
+                             double sigma, double radius_sens, Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  const pgbb::GsRelease r =
-      pgbb::cr_gs_release(std::vector<double>(theta_hat.begin(), theta_hat.end()), Q, nu, sigma, rng);
+  const pgbb::GsRelease r = pgbb::cr_gs_release(std::vector<double>(theta_hat.begin(), theta_hat.end()), Q,
+                                                nu, center_sens, sigma, radius_sens, rng);
   return Rcpp::List::create(Rcpp::Named("center") = Rcpp::wrap(r.center), Rcpp::Named("q_tilde") = r.q_tilde);
 }
 

@@ -28,13 +28,13 @@ Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::Nu
 // Algorithm 2 replicates; x must already be clipped to the public box.
 // [[Rcpp::export]]
 Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, double kappa,
-                              double lambda, double tol, int B, double sigma_e,
+                              double lambda, double tol, int B, double sigma_e, double sens,
                               Rcpp::NumericVector seed) {
   if (y.size() != x.rows()) Rcpp::stop("internal error: lengths differ");
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   const pgbb::HuberRidge hr = huber_from(c, kappa, lambda, tol);
   return pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
-    return pgbb::dp_bootstrap_huber(x, y.data(), hr, B, sigma_e, rng, stop);
+    return pgbb::dp_bootstrap_huber(x, y.data(), hr, B, sigma_e, sens, rng, stop);
   });
 }
 

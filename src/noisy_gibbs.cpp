@@ -16,13 +16,14 @@ static pgbb::GibbsSchedule schedule_from(double iterations, double burn_in, doub
   return sch;
 }
 
-// Clipped sum plus N(0, sigma^2): the only data access of the exponential-family release.
+// Clipped sum plus grid Gaussian noise of sd sigma (sensitivity upper - lower):
+// the only data access of the exponential-family release.
 // [[Rcpp::export]]
 double cpp_ng_expfam_release(Rcpp::NumericVector x, double lower, double upper, double sigma,
                              Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   std::vector<double> v{pgbb::clipped_sum(x.begin(), x.size(), lower, upper)};
-  pgbb::gaussian_release(v, sigma, rng);
+  pgbb::gaussian_release(v, sigma, upper - lower, rng);
   return v[0];
 }
 
@@ -64,11 +65,13 @@ Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y
                             Rcpp::Named("m4") = Rcpp::wrap(st.m4));
 }
 
-// The three Gaussian-mechanism releases of SM S3.2 (the only data access).
+// The three Gaussian-mechanism releases of SM S3.2 (the only data access);
+// sens: their l2 sensitivities, in the same order.
 // [[Rcpp::export]]
 Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x,
                                  double bound_y, double sigma_s, double sigma_2, double sigma_4,
-                                 Rcpp::NumericVector seed) {
+                                 Rcpp::NumericVector sens, Rcpp::NumericVector seed) {
+  if (sens.size() != 3) Rcpp::stop("internal error: three sensitivities expected");
   if (y.size() != x.nrow()) Rcpp::stop("internal error: x and y lengths differ");
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   const pgbb::LinearStatistics st =
@@ -76,9 +79,9 @@ Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, d
   std::vector<double> s(st.s.data(), st.s.data() + st.s.size());
   std::vector<double> m2(st.m2.data(), st.m2.data() + st.m2.size());
   std::vector<double> m4(st.m4.data(), st.m4.data() + st.m4.size());
-  pgbb::gaussian_release(s, sigma_s, rng);
-  pgbb::gaussian_release(m2, sigma_2, rng);
-  pgbb::gaussian_release(m4, sigma_4, rng);
+  pgbb::gaussian_release(s, sigma_s, sens[0], rng);
+  pgbb::gaussian_release(m2, sigma_2, sens[1], rng);
+  pgbb::gaussian_release(m4, sigma_4, sens[2], rng);
   return Rcpp::List::create(Rcpp::Named("s") = s, Rcpp::Named("m2") = m2, Rcpp::Named("m4") = m4);
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "resampling.h"
+#include "discrete_gaussian.h"
 #include "rng.h"
 
 namespace pgbb {
@@ -472,19 +473,24 @@ inline GsStats cr_gs_stats(ResampleEstimator& est, const ResamplePlan& plan, boo
 /// Q~ = max(Q + sigma_m Z1, 0), with nu_n = sqrt(2) Delta_n / mu and
 /// sigma_m = sqrt(2) tau_m (kappa* Delta_m + Delta_n) / mu computed by the caller
 /// from public quantities (Lemma D.1: each half is mu/sqrt(2)-GDP, eq. 3 composes).
+/// Both releases are exact discrete Gaussians on public grids (discrete_gaussian.h)
+/// at the same noise-to-sensitivity ratios: `center_sens` = Delta_n (l2, over the
+/// d coordinates) and `radius_sens` = tau_m (kappa* Delta_m + Delta_n).
 struct GsRelease {
   std::vector<double> center;
   double q_tilde = 0.0;
 };
 
-inline GsRelease cr_gs_release(const std::vector<double>& theta_hat, double Q, double nu, double sigma, Rng& rng) {
+inline GsRelease cr_gs_release(const std::vector<double>& theta_hat, double Q, double nu, double center_sens,
+                               double sigma, double radius_sens, Rng& rng) {
   if (!(nu >= 0) || !(sigma >= 0) || !std::isfinite(nu) || !std::isfinite(sigma))
     throw std::invalid_argument("CR-GS release: noise scales must be finite and non-negative");
   GsRelease r;
-  const double z1 = rng.normal();
-  r.q_tilde = std::max(Q + sigma * z1, 0.0);
-  r.center.resize(theta_hat.size());
-  for (size_t k = 0; k < theta_hat.size(); ++k) r.center[k] = theta_hat[k] + nu * rng.normal();
+  const GridGaussian radius_noise = GridGaussian::plan(sigma, radius_sens, 1);
+  const GridGaussian center_noise = GridGaussian::plan(nu, center_sens, std::max(1, static_cast<int>(theta_hat.size())));
+  r.q_tilde = std::max(radius_noise.release(Q, rng), 0.0);
+  r.center = theta_hat;
+  center_noise.release(r.center, rng);
   return r;
 }
 

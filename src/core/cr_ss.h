@@ -427,6 +427,22 @@ inline double ptr_quantile(double delta) {
 /// @brief PTR-GDP (Algorithm 3): B(D) = SS e^{(beta/mu)(Z1 + Phi^{-1}(1 - delta))},
 /// theta~ = theta + (B(D)/mu) Z2; (sqrt(2) mu, delta)-GDP by Lemma 5.4 when SS is a
 /// beta-smooth upper bound on the local sensitivity.
+///
+/// Both Gaussian steps are exact discrete Gaussians on public grids
+/// (discrete_gaussian.h), each mu-GDP as in the continuous algorithm:
+/// * Step 1 releases L = log SS (sensitivity beta, as SS is beta-smooth; plus
+///   2^-40 for the rounding of std::log, whose error is below one ulp of
+///   |log SS| <= 745, i.e. 2^-43) as L~ = gamma (round(L / gamma) + Z1) with
+///   Z1 ~ N_Z(0, v). Then log B = L~ + gamma (k + 1/2) with
+///   k = ceil(sqrt(v) Phi^{-1}(1 - delta)) + 1. Because the discrete Gaussian's
+///   normaliser is at least sqrt(2 pi v) and its pmf decreases away from 0,
+///   P[Z1 >= k] <= Phibar((k - 1) / sqrt(v)) <= delta, so, with the rounding
+///   moving L by at most gamma / 2, P[log B >= log SS] >= 1 - delta: the event
+///   Lemma 5.4 conditions on keeps its probability.
+/// * Step 2 releases theta with noise scale B / mu at sensitivity B; B is
+///   public once step 1 is released, so is its grid.
+/// B is computed as exp(log B + 2^-40) (1 + 2^-50): a public function of L~
+/// that is never below the real exp(log B) despite the rounding of exp.
 struct PtrRelease {
   double bound = 0.0;   ///< B(D), released with theta~ (Lemma 5.4 covers the pair)
   double value = 0.0;
@@ -436,9 +452,17 @@ inline PtrRelease ptr_gdp(double theta, double ss, double beta, double mu, doubl
   if (!(ss >= 0) || !std::isfinite(ss)) throw std::invalid_argument("PTR-GDP: smooth sensitivity must be finite and >= 0");
   if (!(beta > 0) || !(mu > 0)) throw std::invalid_argument("PTR-GDP: beta and mu must be positive");
   PtrRelease r;
-  const double z1 = rng.normal();
-  r.bound = ss * std::exp((beta / mu) * (z1 + ptr_quantile(delta)));
-  r.value = theta + (r.bound / mu) * rng.normal();
+  const double log_sens = beta + std::ldexp(1.0, -40);
+  const GridGaussian step1 = GridGaussian::plan(log_sens / mu, log_sens, 1);
+  if (ss == 0.0) {  // B = 0 exactly, as in the continuous algorithm: nothing to add
+    r.value = theta;
+    return r;
+  }
+  const double log_b = step1.release(std::log(ss), rng);
+  const double k = std::ceil(std::sqrt(static_cast<double>(step1.variance)) * ptr_quantile(delta)) + 1.0;
+  r.bound = std::exp(log_b + step1.grid * (k + 0.5) + std::ldexp(1.0, -40)) * (1.0 + std::ldexp(1.0, -50));
+  if (!std::isfinite(r.bound)) throw std::invalid_argument("PTR-GDP: the released bound overflows");
+  r.value = GridGaussian::plan(r.bound / mu, r.bound, 1).release(theta, rng);
   return r;
 }
 

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "discrete_gaussian.h"
 #include "exact_sum.h"
 #include "noisy_gibbs.h"  // StopCallback, poll_stop
 #include "rng.h"
@@ -202,10 +203,16 @@ inline Eigen::VectorXd huber_ridge_fit(const Eigen::Ref<const Eigen::MatrixXd>& 
 }
 
 /// @brief Algorithm 2 replicates: B bootstrap ridge Huber fits, each plus
-/// N(0, sigma_e^2 I). x (n x p) is already clipped to the public box. Returns
-/// B x (p + 1) (coefficients, then the Huber scale).
+/// noise of sd sigma_e in every coordinate, an exact discrete Gaussian on a
+/// public grid (discrete_gaussian.h) charged to `sens`, the l2 sensitivity of
+/// one fit. A replaced record drawn m times moves a replicate by at most m sens,
+/// hence its rounded grid value by at most m sens / gamma + sqrt(p + 1) <=
+/// m (sens + sqrt(p + 1) gamma) for m >= 1 (and not at all for m = 0): the
+/// accountant's per-multiplicity bound holds at the charged sensitivity, which
+/// the grid noise matches. x (n x p) is already clipped to the public box.
+/// Returns B x (p + 1) (coefficients, then the Huber scale).
 inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd>& x, const double* y,
-                                          const HuberRidge& hr, int B, double sigma_e, Rng& rng,
+                                          const HuberRidge& hr, int B, double sigma_e, double sens, Rng& rng,
                                           const StopCallback& should_stop = nullptr) {
   hr.validate();
   if (B < 1) throw std::invalid_argument("DP-Bootstrap: 'B' must be at least 1");
@@ -215,6 +222,7 @@ inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd
   const int p = static_cast<int>(x.cols());
   if (n < 1) throw std::invalid_argument("DP-Bootstrap: need at least one record");
   Eigen::MatrixXd out(B, p + 1);
+  const GridGaussian noise = GridGaussian::plan(sigma_e, sens, p + 1);
   std::vector<double> counts;
   Eigen::VectorXd start;
   for (int b = 0; b < B; ++b) {
@@ -222,13 +230,14 @@ inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd
     bootstrap_counts(n, rng, counts);
     const Eigen::VectorXd fit = huber_ridge_fit(x, y, counts, hr, start);
     start = fit;  // warm start only: every fit is certified against its own minimiser
-    for (int j = 0; j <= p; ++j) out(b, j) = fit[j] + sigma_e * rng.normal();
+    for (int j = 0; j <= p; ++j) out(b, j) = noise.release(fit[j], rng);
   }
   return out;
 }
 
 /// @brief Algorithm 3 replicates: B bootstrap means of x clipped to [lower, upper],
-/// each plus N(0, sigma_e^2).
+/// each plus noise of sd sigma_e, an exact discrete Gaussian on a public grid
+/// charged to the mean's sensitivity (upper - lower) / n (see dp_bootstrap_huber).
 inline std::vector<double> dp_bootstrap_mean(const double* x, int64_t n, double lower, double upper,
                                              int B, double sigma_e, Rng& rng,
                                              const StopCallback& should_stop = nullptr) {
@@ -241,6 +250,7 @@ inline std::vector<double> dp_bootstrap_mean(const double* x, int64_t n, double 
   for (int64_t i = 0; i < n; ++i) xc[i] = std::min(std::max(x[i], lower), upper);
   std::vector<double> out(static_cast<size_t>(B));
   const double nd = static_cast<double>(n);
+  const GridGaussian noise = GridGaussian::plan(sigma_e, (upper - lower) / nd, 1);
   // The resample sum is exact (exact_sum.h): its rounding never depends on other records.
   ExactSum acc(1, nd * std::max(std::fabs(lower), std::fabs(upper)));
   for (int b = 0; b < B; ++b) {
@@ -249,7 +259,7 @@ inline std::vector<double> dp_bootstrap_mean(const double* x, int64_t n, double 
     for (int64_t i = 0; i < n; ++i) acc.add(0, xc[rng.uniform_int(static_cast<uint64_t>(n))]);
     double total;
     acc.write(&total);
-    out[b] = total / nd + sigma_e * rng.normal();
+    out[b] = noise.release(total / nd, rng);
   }
   return out;
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "discrete_gaussian.h"
 #include "exact_sum.h"
 #include "rng.h"
 
@@ -144,12 +145,18 @@ inline double clipped_sum(const double* x, int64_t n, double lower, double upper
   return out;
 }
 
-/// @brief Gaussian-mechanism release of a vector statistic: value + N(0, sigma^2 I).
+/// @brief Gaussian-mechanism release of a vector statistic with l2 sensitivity
+/// `sensitivity`: value + noise of sd sigma, as an exact discrete Gaussian on a
+/// public grid (discrete_gaussian.h) at the same privacy. Returns the released
+/// noise sd (slightly above sigma), the scale the noise-aware sampler must use.
 /// The noise comes from the package engine only, never from data-dependent draws.
-inline void gaussian_release(std::vector<double>& value, double sigma, Rng& rng) {
+inline double gaussian_release(std::vector<double>& value, double sigma, double sensitivity, Rng& rng) {
   if (!(sigma >= 0.0) || !std::isfinite(sigma))
     throw std::invalid_argument("Gaussian mechanism: the noise scale must be finite and non-negative");
-  for (double& v : value) v += sigma * rng.normal();
+  if (value.empty()) return sigma;
+  const GridGaussian g = GridGaussian::plan(sigma, sensitivity, static_cast<int>(value.size()));
+  g.release(value, rng);
+  return g.sd();
 }
 
 /// @brief Output of the exponential-family sampler.

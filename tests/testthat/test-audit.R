@@ -90,7 +90,8 @@ test_that("CR-GS: the audited epsilon stays below the claim; 10x too little nois
   expect_lt(a$epsilon_lower, claimed)
   # The broken twin divides both noise scales by 10 in the release step.
   orig <- pgbb:::cpp_cr_gs_release
-  broken <- function(theta_hat, Q, nu, sigma, seed) orig(theta_hat, Q, nu / 10, sigma / 10, seed)
+  broken <- function(theta_hat, Q, nu, center_sens, sigma, radius_sens, seed)
+    orig(theta_hat, Q, nu / 10, center_sens, sigma / 10, radius_sens, seed)
   b <- with_pgbb_binding("cpp_cr_gs_release", broken,
     audit_privacy(mech, d1, d0, runs = 1000, delta = audit_delta, statistic = centre,
                   claimed = claimed, seed = 32))

@@ -150,7 +150,7 @@ test_that("cr_gs releases with the documented noise scales (Algorithm 2)", {
   expect_equal(unname(fit$interval), unname(fit$center) + c(-1, 1) * fit$radius)
   expect_false(any(c("theta_hat", "Q", "dist") %in% names(fit)))  # nothing non-private is kept
   # The release noise: given the statistics, centre ~ N(theta, nu^2), radius ~ max(N(Q, sigma^2), 0).
-  z <- t(vapply(1:4000, function(i) unlist(pgbb:::cpp_cr_gs_release(0.3, 1, 0.1, 0.5, fixed_key(i))), c(0, 0)))
+  z <- t(vapply(1:4000, function(i) unlist(pgbb:::cpp_cr_gs_release(0.3, 1, 0.1, 0.05, 0.5, 0.25, fixed_key(i))), c(0, 0)))
   expect_lt(abs(mean(z[, 1]) - 0.3) / (0.1 / sqrt(4000)), 5)
   expect_lt(abs(sd(z[, 1]) / 0.1 - 1), 0.05)   # sd of an sd estimate at 4000 draws ~ 1.1%
   expect_lt(abs(mean(z[, 2] == 0) - pnorm(-2)) / sqrt(pnorm(-2) * (1 - pnorm(-2)) / 4000), 5)

@@ -113,24 +113,28 @@ test_that("private_cr methods: print, confint, as.data.frame", {
 
 test_that("cr_ss() warns when the radius noise is over a third of the radius, and names WOR for WR", {
   # The Table 4(a) cell whose WR coverage is 0.62-0.65 at nominal 0.90: the median at
-  # n = 10,000, mu = 8. With replacement (kappa* = 7) radius / noise sd was 0-2 over
-  # seeds, without it 7-10: far from the threshold 3 on either side, so the outcome
-  # does not hinge on the draw.
+  # n = 10,000, mu = 8. With replacement (kappa* = 7) radius / noise sd was 0-3 over
+  # seeds (most releases warn, an occasional one lands just above 3), without it 7-10.
+  # The warning is post-processing of released numbers: it fires exactly when the
+  # released radius is positive and below 3 noise sd.
   x <- seq(-1, 1, length.out = 10000)
-  for (s in 1:3) {
+  warned <- 0L
+  for (s in 1:6) {
     set.seed(s)
     w <- NULL
     fit <- withCallingHandlers(
       quiet_zero_radius(cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wr")),
       pgbb_radius_noise = function(c) { w <<- conditionMessage(c); invokeRestart("muffleWarning") })
-    if (fit$q_tilde > 0) {
+    if (fit$q_tilde > 0 && fit$q_tilde < 3 * 2 * fit$noise$radius_bound / 8) {
       expect_match(w, "cr_ss\\(\\): the radius noise \\(sd .*\\) is more than a third of the released radius")
       expect_match(w, "kappa\\* = 7; mode = \"wor\" avoids that")
-      # Post-processing of released numbers only: the message matches them.
-      expect_gt(3 * 2 * fit$noise$radius_bound / 8, fit$q_tilde)
+      warned <- warned + 1L
+    } else {
+      expect_null(w)
     }
     set.seed(s)
     expect_no_warning(f2 <- cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wor"))
     expect_lt(3 * 2 * f2$noise$radius_bound / 8, f2$q_tilde)
   }
+  expect_gt(warned, 0L)  # the WR cell does warn (it is not a vacuous loop)
 })

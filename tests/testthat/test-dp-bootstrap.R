@@ -42,7 +42,7 @@ test_that("the replicates carry Gaussian noise at exactly sigma_e", {
   X <- matrix(rep(c(0.5, -0.2), each = 30), 30, 2)
   y <- rep(0.7, 30)
   fit <- pgbb:::cpp_dpb_huber_fit(X, y, rep(1, 30), 1.345, 0.71, 0.1, 1e-8)
-  reps <- pgbb:::cpp_dpb_huber(X, y, 1.345, 0.71, 0.1, 1e-8, 1500L, 0.05, pgbb:::.rng_seed())
+  reps <- pgbb:::cpp_dpb_huber(X, y, 1.345, 0.71, 0.1, 1e-8, 1500L, 0.05, 0.025, pgbb:::.rng_seed())
   dev <- sweep(reps, 2, fit)
   expect_equal(sd(dev), 0.05, tolerance = 0.06)  # 4500 coordinates
 })
@@ -93,7 +93,7 @@ test_that("Algorithm 2 interval is mean +/- z sqrt(max(s^2 - sigma_e^2, 0) + sig
   X <- matrix(runif(2 * n, -1, 1), n, 2, dimnames = list(NULL, c("u", "v")))
   y <- drop(X %*% c(1, 2)) + rnorm(n)
   f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = 2, delta = 1e-3, bounds = c(x = 1), B = 30)
-  se <- unname(f$ledger$noise_scale)
+  se <- unname(f$ledger$released_sd)  # the sd of the grid noise actually added
   s2 <- apply(f$draws, 2, var)
   half <- qnorm(0.975) * sqrt(pmax(s2 - se^2, 0) + se^2)
   expect_equal(unname(f$interval[, 1]), unname(colMeans(f$draws) - half))
@@ -132,9 +132,11 @@ test_that("DP-Bootstrap recovers the truth at epsilon = 64", {
   f <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = 64, delta = 1 / n,
                     bounds = c(x = 1), lambda = 0.01)
   # Ridge bias ~ lambda |beta| / (h + lambda) ~ 0.02 with h ~ 0.65 the Hessian scale;
-  # sampling sd ~ 0.016; privacy noise of the mean sigma_e / sqrt(B) ~ 0.1 / 4.5.
-  # The error is at most the bias plus 4 sd of the rest: 0.02 + 4 * 0.027 ~ 0.13.
-  expect_lt(max(abs(coef(f)[1:2] - c(1.5, -1))), 0.13)
+  # sampling sd ~ 0.016; privacy noise of the mean of B replicates sd_e / sqrt(B)
+  # (sd_e the released noise sd, about 0.33 under the finite-B calibration).
+  # The error is at most the bias plus 4 sd of the rest.
+  noise_se <- f$ledger$released_sd[["replicate"]] / sqrt(nrow(f$draws))
+  expect_lt(max(abs(coef(f)[1:2] - c(1.5, -1))), 0.02 + 4 * sqrt(0.016^2 + noise_se^2))
   ci <- confint(f)
   expect_true(all(ci[1:2, 1] < c(1.5, -1) & ci[1:2, 2] > c(1.5, -1)))
   xe <- rexp(5000, 0.5)

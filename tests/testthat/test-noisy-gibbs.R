@@ -94,7 +94,7 @@ test_that("the release adds Gaussian noise at exactly the calibrated scale", {
   X <- matrix(runif(40, -1, 1), 20, 2)
   y <- rnorm(20)
   st <- pgbb:::cpp_ng_linear_statistics(X, y, 1, 3)
-  rel <- replicate(1000, unlist(pgbb:::cpp_ng_linear_release(X, y, 1, 3, 2, 0.1, 0.3,
+  rel <- replicate(1000, unlist(pgbb:::cpp_ng_linear_release(X, y, 1, 3, 2, 0.1, 0.3, c(1, 0.05, 0.15),
                                                              pgbb:::.rng_seed())))
   dev <- rel - unlist(st)
   # 1000 releases x (6, 3, 5) coordinates: relative sd of the pooled sd <= 1/sqrt(6000).

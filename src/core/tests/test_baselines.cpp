@@ -204,8 +204,8 @@ CORE_TEST(huber_ridge_certified_minimiser) {
   bad = hr;
   bad.lambda = 0.0;
   CHECK_THROWS(bad.validate());
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(x, y.data(), hr, 0, 1.0, r));
-  Eigen::MatrixXd rep = pgbb::dp_bootstrap_huber(x, y.data(), hr, 3, 0.1, r);
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(x, y.data(), hr, 0, 1.0, 0.5, r));
+  Eigen::MatrixXd rep = pgbb::dp_bootstrap_huber(x, y.data(), hr, 3, 0.1, 0.5, r);
   CHECK(rep.rows() == 3 && rep.cols() == p + 1 && rep.allFinite());
 }
 

@@ -183,12 +183,12 @@ CORE_TEST(cr_gs_upper_quantile_and_release) {
   CHECK(pgbb::upper_quantile(std::vector<double>(7, 2.5), 0.2) == 2.5);
   // Release: noise scales must be finite and non-negative; zero noise returns the statistic.
   pgbb::Rng rng(3);
-  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, -1.0, 1.0, rng));
-  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, 1.0, kPosInf, rng));
-  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, kQNaN, 1.0, rng));
-  pgbb::GsRelease r = pgbb::cr_gs_release({1.5, -2.0}, 0.7, 0.0, 0.0, rng);
+  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, -1.0, 1.0, 1.0, 1.0, rng));
+  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, 1.0, 1.0, kPosInf, 1.0, rng));
+  CHECK_THROWS(pgbb::cr_gs_release({0.0}, 1.0, kQNaN, 1.0, 1.0, 1.0, rng));
+  pgbb::GsRelease r = pgbb::cr_gs_release({1.5, -2.0}, 0.7, 0.0, 1.0, 0.0, 1.0, rng);
   CHECK(r.center == std::vector<double>({1.5, -2.0}) && r.q_tilde == 0.7);
-  r = pgbb::cr_gs_release({}, -3.0, 1.0, 0.0, rng);  // a negative radius is floored at 0
+  r = pgbb::cr_gs_release({}, -3.0, 1.0, 1.0, 0.0, 1.0, rng);  // a negative radius is floored at 0
   CHECK(r.center.empty() && r.q_tilde == 0.0);
 }
 

@@ -220,6 +220,17 @@ CORE_TEST(cr_ss_ptr_and_release_edges) {
     r = pgbb::ptr_gdp(0.0, 1.0, 0.05, 0.5, 1e-300, rng);
     CHECK(std::isfinite(r.bound) && r.bound > 0 && std::isfinite(r.value));
   }
+  // The PTR event {B >= SS} that Lemma 5.4 conditions on keeps probability at
+  // least 1 - delta with the grid release of log SS, and not much more (the
+  // margins are a few grid points): 4.5 binomial standard errors either side.
+  {
+    const int reps = 20000;
+    int below = 0;
+    for (int i = 0; i < reps; ++i) below += pgbb::ptr_gdp(0.0, 2.0, 0.3, 1.0, 0.05, rng).bound < 2.0;
+    const double se = std::sqrt(reps * 0.05 * 0.95);
+    CHECK(below <= reps * 0.05 + 4.5 * se);
+    CHECK(below >= reps * 0.05 - 4.5 * se);
+  }
   const pgbb::SsRelease s = pgbb::cr_ss_release(1.0, 0.1, 0.01, 0.0, 0.5, 3, 1.0, 1e-6, rng);
   CHECK(s.radius.value >= 0.0 && std::isfinite(s.center.value) && s.center.bound > 0 && s.radius.bound > 0);
 }

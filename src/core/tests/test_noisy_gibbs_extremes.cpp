@@ -104,11 +104,11 @@ CORE_TEST(noisy_gibbs_expfam_edges) {
   CHECK(pgbb::clipped_sum(x, 3, -1.0, 1.0) == 0.5);
   CHECK(pgbb::clipped_sum(x, 0, -1.0, 1.0) == 0.0);
   std::vector<double> v = {1.0, 2.0};
-  pgbb::gaussian_release(v, 0.0, r);
+  pgbb::gaussian_release(v, 0.0, 1.0, r);
   CHECK(v == std::vector<double>({1.0, 2.0}));
-  CHECK_THROWS(pgbb::gaussian_release(v, -1.0, r));
-  CHECK_THROWS(pgbb::gaussian_release(v, kPosInf, r));
-  CHECK_THROWS(pgbb::gaussian_release(v, kQNaN, r));
+  CHECK_THROWS(pgbb::gaussian_release(v, -1.0, 1.0, r));
+  CHECK_THROWS(pgbb::gaussian_release(v, kPosInf, 1.0, r));
+  CHECK_THROWS(pgbb::gaussian_release(v, kQNaN, 1.0, r));
 }
 
 CORE_TEST(noisy_gibbs_linear_edges) {
@@ -173,8 +173,10 @@ CORE_TEST(dp_bootstrap_degenerate_resamples) {
   const double x[] = {50.0};
   std::vector<double> v = pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 1, 0.0, r);
   CHECK(v.size() == 1u && v[0] == 1.0);
-  v = pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 5, 1e300, r);
+  v = pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 5, 1e5, r);
   for (double m : v) CHECK(std::isfinite(m));
+  // Noise beyond the exact sampler's range (sigma / sensitivity > 2^21) is refused.
+  CHECK_THROWS(pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 5, 1e300, r));
   CHECK_THROWS(pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 0, 0.0, r));
   CHECK_THROWS(pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 5, kPosInf, r));
   CHECK_THROWS(pgbb::dp_bootstrap_mean(x, 1, -1.0, 1.0, 5, kQNaN, r));
@@ -187,7 +189,7 @@ CORE_TEST(dp_bootstrap_degenerate_resamples) {
   const double y1[] = {0.25};
   pgbb::HuberRidge hr;
   hr.lambda = 0.1;
-  Eigen::MatrixXd rep = pgbb::dp_bootstrap_huber(X1, y1, hr, 1, 0.0, r);
+  Eigen::MatrixXd rep = pgbb::dp_bootstrap_huber(X1, y1, hr, 1, 0.0, 0.5, r);
   CHECK(rep.rows() == 1 && rep.cols() == 3 && rep.allFinite() && rep(0, 2) >= hr.scale_floor);
   // All-zero weights: only the ridge term remains; the certified minimiser is (0, 0, floor).
   const std::vector<double> w0(1, 0.0);
@@ -197,16 +199,16 @@ CORE_TEST(dp_bootstrap_degenerate_resamples) {
   Eigen::MatrixXd X(6, 1);
   X << 1, -1, 0.5, -0.5, 0.2, 0.0;
   const double y[] = {1e8, -1e8, 3.0, 1e-8, 0.0, 5.0};
-  rep = pgbb::dp_bootstrap_huber(X, y, hr, 4, 1.0, r);
+  rep = pgbb::dp_bootstrap_huber(X, y, hr, 4, 1.0, 0.5, r);
   CHECK(rep.allFinite());
   pgbb::HuberRidge bad = hr;
   bad.scale_floor = 0.0;
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, bad, 2, 1.0, r));
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, bad, 2, 1.0, 0.5, r));
   bad = hr;
   bad.tol = kQNaN;
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, bad, 2, 1.0, r));
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, hr, 2, -1.0, r));
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(Eigen::MatrixXd(0, 1), y, hr, 2, 1.0, r));
-  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, hr, 50, 1.0, r, [] { return true; }));
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, bad, 2, 1.0, 0.5, r));
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, hr, 2, -1.0, 0.5, r));
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(Eigen::MatrixXd(0, 1), y, hr, 2, 1.0, 0.5, r));
+  CHECK_THROWS(pgbb::dp_bootstrap_huber(X, y, hr, 50, 1.0, 0.5, r, [] { return true; }));
   CHECK(hr.lipschitz(1.0, 3) > 0 && std::isfinite(hr.lipschitz(1.0, 3)));
 }
