@@ -46,6 +46,8 @@
 #'   noise error of the pooled centre, `W + B / R` with a t reference (see
 #'   [pgbb()], 'Noise-aware intervals'). `runs = 1` is the paper's single
 #'   training, whose intervals leave the training-noise error out.
+#' @param tau_basis Level features of the joint quantile generator, `"grid"`
+#'   (default) or `"smooth"` (see [pgbb_fit()]).
 #' @param coding How a model with an intercept codes its covariates from their
 #'   public ranges: `"centred"` (default) maps each onto \eqn{[-1, 1]} (midpoint and
 #'   half-width), `"unit"` onto \eqn{[0, 1]}, the unit box of SM S3.3 (the paper's
@@ -63,7 +65,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          alpha = 0, accountant = c("dirichlet", "worst-case"),
                          conversion = c("asoodeh", "mironov"), orders = 2:256,
                          tau_weights = NULL, box = NULL, box_scale = 2,
-                         coding = c("centred", "unit"), runs = 5) {
+                         coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth")) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -99,6 +101,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   .check_positive(box_scale, "box_scale")
   coding <- .match_arg(coding)
   .check_count(runs, "runs", max = 1000)
+  tau_basis <- .match_arg(tau_basis)
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -106,7 +109,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  J = as.integer(J), m = as.integer(m), alpha = alpha, accountant = accountant,
                  conversion = conversion, orders = as.integer(orders),
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
-                 coding = coding, runs = as.integer(runs)),
+                 coding = coding, runs = as.integer(runs), tau_basis = tau_basis),
             class = "pgbb_control")
 }
 

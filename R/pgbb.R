@@ -300,6 +300,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  lr_floor = control$lr_floor, draws = control$draws, accountant = control$accountant,
                  conversion = control$conversion, J = control$J, m = control$m,
                  alpha = control$alpha, orders = control$orders, runs = control$runs %||% 1L,
+                 tau_basis = control$tau_basis %||% "grid",
                  progress = progress)
   if (private) common$epsilon <- epsilon else common$sigma <- 0
   if (loss == "mean") {

@@ -113,6 +113,13 @@
 #' @param draws Number of posterior draws stored in the fit (per level).
 #' @param lr_floor Final learning rate as a fraction of `learning_rate`.
 #' @param warmup Fraction of the iterations that update only the output bias.
+#' @param tau_basis Level features of a joint generator \eqn{G(u, \tau)}: `"grid"`
+#'   (default) adds to \eqn{(\tau, \Phi^{-1}(\tau))} one hat function per level of
+#'   the (public) grid, so every level has free offsets of the coefficients on the
+#'   direct path and sharp level profiles are learned as fast as separate fits
+#'   would (levels between grid points interpolate linearly); `"smooth"` keeps
+#'   the two smooth features only (the setting of earlier versions). A choice of
+#'   architecture: no effect on the privacy guarantee.
 #' @param accountant,conversion,J,m,alpha Accountant settings passed to
 #'   [pgbb_sigma()] and recorded in the ledger.
 #' @param precision `"float"` (default) or `"double"` storage and arithmetic
@@ -168,12 +175,14 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05,
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
+                     tau_basis = c("grid", "smooth"),
                      progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   precision <- .match_arg(precision)
+  tau_basis <- .match_arg(tau_basis)
 
   # Data ------------------------------------------------------------------
   x <- .as_design(x, loss)
@@ -269,7 +278,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   # `runs` independent trainings (noise-aware intervals, R/pooling.R), each with
   # a fresh partition, subsampling and noise. Draws from R's generator in a fixed
   # order: partition, then training, run after run (runs = 1 is Algorithm 1/2).
-  generator <- .generator_spec(blocks, joint, hidden, box)
+  generator <- .generator_spec(blocks, joint, hidden, box, if (tau_basis == "grid") tau else numeric(0))
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
                    tau_prob = tau_prob[level_order], warmup = as.numeric(warmup),
@@ -312,7 +321,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
     ledger = ledger,
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
-                    lr_floor = lr_floor, warmup = warmup, precision = precision),
+                    lr_floor = lr_floor, warmup = warmup, precision = precision,
+                    tau_basis = if (joint) tau_basis else NULL),
     generator = generator,
     # The partition is independent of the data; it is kept only for
     # non-private fits (comparisons with blocked_bootstrap()).
@@ -447,13 +457,17 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 }
 
 # The generator's architecture (everything but the weights): input S u and,
-# for a joint fit, the level features (tau, qnorm(tau)) (src/core/trainer.h).
-.generator_spec <- function(blocks, joint, hidden, box) {
+# for a joint fit, the level features (tau, qnorm(tau)) followed by one hat per
+# knot (src/core/trainer.h, tau_features()); knots = the sorted public tau grid
+# for tau_basis = "grid", none for "smooth".
+.generator_spec <- function(blocks, joint, hidden, box, knots = numeric(0)) {
   S <- as.integer(blocks)
-  nt <- if (joint) 2L else 0L
-  list(version = 1L, n_in = S + nt, n_direct = nt, hidden = as.integer(hidden),
+  L <- if (joint) length(knots) else 0L
+  nt <- if (joint) 2L + L else 0L
+  list(version = 2L, n_in = S + nt, n_direct = nt, hidden = as.integer(hidden),
        # input map v = (input - shift) * scale
-       in_shift = c(rep(0, S), if (joint) c(0.5, 0)),
-       in_scale = c(rep(S, S), if (joint) c(2, 1)),
+       in_shift = c(rep(0, S), if (joint) c(0.5, 0, rep(0, L))),
+       in_scale = c(rep(S, S), if (joint) c(2, 1, rep(1, L))),
+       tau_knots = if (L > 0) as.numeric(knots) else numeric(0),
        box = box)
 }

@@ -68,6 +68,13 @@ pgbb::Generator<Scalar> generator_from(const Rcpp::List& g) {
   return gen;
 }
 
+// Knots of the level basis stored with a generator (none in fits made before
+// the hat basis existed, and in non-joint fits).
+inline std::vector<double> tau_knots_of(const Rcpp::List& g) {
+  if (!g.containsElementNamed("tau_knots")) return {};
+  return Rcpp::as<std::vector<double>>(g["tau_knots"]);
+}
+
 template <class Scalar>
 void load_weights(pgbb::Generator<Scalar>& gen, const Rcpp::List& layers) {
   const int L = gen.n_hidden();
@@ -258,6 +265,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.gamma = Rcpp::as<double>(settings["gamma"]);
   cfg.tau_grid = Rcpp::as<std::vector<double>>(settings["tau"]);
   cfg.tau_prob = Rcpp::as<std::vector<double>>(settings["tau_prob"]);
+  cfg.tau_knots = tau_knots_of(generator);
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
   cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
   cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
@@ -279,10 +287,12 @@ Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, 
   load_weights(gen, layers);
   const int m = U.nrow(), S = U.ncol(), k = gen.n_in(), d = gen.n_out();
   const bool joint = gen.n_direct() > 0;
-  if (S + (joint ? pgbb::kTauFeatures : 0) != k || (joint && tau.size() != 1) || (!joint && tau.size() != 0))
+  const std::vector<double> knots = tau_knots_of(generator);
+  const int n_level = joint ? pgbb::tau_feature_count(knots.size()) : 0;
+  if (S + n_level != k || (joint && tau.size() != 1) || (!joint && tau.size() != 0))
     Rcpp::stop("internal error: generator input has the wrong width");
-  double feat[pgbb::kTauFeatures] = {0.0, 0.0};
-  if (joint) pgbb::tau_features(tau[0], feat);
+  std::vector<double> feat(static_cast<size_t>(n_level), 0.0);
+  if (joint) pgbb::tau_features(tau[0], feat.data(), knots);
   // Column-major n_in x m for the core.
   std::vector<double> in(static_cast<size_t>(m) * k), out(static_cast<size_t>(m) * d);
   for (int i = 0; i < m; ++i) {
