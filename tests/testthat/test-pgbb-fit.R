@@ -343,3 +343,23 @@ test_that("a box whose face cuts the posterior gives a warning, a generous box n
   expect_gt(bad$box_share["x1", 1], 0.1)
   expect_equal(unname(bad$box_share[c("x2", "x3"), 1]), c(0, 0))
 })
+
+test_that("a joint quantile generator carries a hat basis on its public grid unless tau_basis = 'smooth'", {
+  set.seed(41)
+  n <- 400
+  x <- matrix(runif(n), n, 1, dimnames = list(NULL, "x"))
+  y <- 1 + x[, 1] + rnorm(n)
+  taus <- c(0.75, 0.25, 0.5)
+  fit_args <- list(x = cbind(`(Intercept)` = 1, x), y = y, loss = "quantile", tau = taus, sigma = 0,
+                   box = cbind(c(-10, -10), c(10, 10)), blocks = 5, iterations = 60, hidden = c(8),
+                   draws = 50, x_bounds = cbind(c(1, 0), c(1, 1)), y_bounds = c(-10, 10))
+  g <- do.call(pgbb_fit, fit_args)$generator
+  expect_identical(g$tau_knots, sort(taus))
+  expect_identical(g$n_in, 5L + 2L + 3L)
+  expect_identical(g$n_direct, 5L)
+  s <- do.call(pgbb_fit, c(fit_args, tau_basis = "smooth"))$generator
+  expect_length(s$tau_knots, 0L)
+  expect_identical(s$n_in, 5L + 2L)
+  expect_error(do.call(pgbb_fit, c(fit_args, tau_basis = "hats")), "'tau_basis'")
+  expect_identical(pgbb_control(tau_basis = "smooth")$tau_basis, "smooth")
+})
