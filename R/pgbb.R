@@ -297,7 +297,8 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   common <- list(delta = delta, box = box_m, blocks = blocks, gamma = gamma, rate = control$rate,
                  iterations = control$iterations, mc = control$mc, hidden = control$hidden,
                  optimizer = control$optimizer, learning_rate = control$learning_rate,
-                 lr_floor = control$lr_floor, draws = control$draws, accountant = control$accountant,
+                 lr_floor = control$lr_floor, average_from = control$average_from %||% 1,
+                 draws = control$draws, accountant = control$accountant,
                  conversion = control$conversion, J = control$J, m = control$m,
                  alpha = control$alpha, orders = control$orders, runs = control$runs %||% 1L,
                  progress = progress)
