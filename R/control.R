@@ -54,6 +54,15 @@
 #'   setting). Both bound every \eqn{|z_j|} by 1, so the clip and the noise are the
 #'   same; centring removes the correlation of every column with the intercept,
 #'   which otherwise magnifies the error the gradient noise leaves in the slopes.
+#' @param average_from Fraction of each run's iterations after which the
+#'   generator's weights are averaged (tail or Polyak-Ruppert averaging, over
+#'   every 10th iterate); the trained generator is that average. Default 1: no
+#'   averaging, the last iterate. Post-processing of the released iterates: no
+#'   privacy cost. Averaging from early on (e.g. `0.05`, just after the warm-up)
+#'   with a constant learning rate (`lr_floor = 1`) narrowed the Huber intervals
+#'   of Table S2 by about a quarter at unchanged coverage, but in a joint
+#'   quantile fit with short runs it kept slowly moving coefficients near their
+#'   early values (biased, under-covering), so it is not the default.
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
@@ -65,7 +74,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          alpha = 0, accountant = c("dirichlet", "worst-case"),
                          conversion = c("asoodeh", "mironov"), orders = 2:256,
                          tau_weights = NULL, box = NULL, box_scale = 2,
-                         coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth")) {
+                         coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
+                         average_from = 1) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -102,6 +112,9 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   coding <- .match_arg(coding)
   .check_count(runs, "runs", max = 1000)
   tau_basis <- .match_arg(tau_basis)
+  if (!is.numeric(average_from) || length(average_from) != 1L || is.na(average_from) ||
+      average_from < 0 || average_from > 1)
+    .arg_fail("average_from", "a single number between 0 and 1")
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -109,7 +122,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  J = as.integer(J), m = as.integer(m), alpha = alpha, accountant = accountant,
                  conversion = conversion, orders = as.integer(orders),
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
-                 coding = coding, runs = as.integer(runs), tau_basis = tau_basis),
+                 coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
+                 average_from = average_from),
             class = "pgbb_control")
 }
 

@@ -120,6 +120,12 @@
 #'   would (levels between grid points interpolate linearly); `"smooth"` keeps
 #'   the two smooth features only (the setting of earlier versions). A choice of
 #'   architecture: no effect on the privacy guarantee.
+#' @param average_from Tail averaging of the generator's weights: the trained
+#'   generator is the mean of the weights (every 10th iterate) over the
+#'   iterations after the first `average_from` fraction of each run
+#'   (Polyak-Ruppert averaging), instead of the last iterate. The default 1 averages nothing. Averaging the iterates is
+#'   post-processing of the released DP-SGD iterates of Algorithm 1, so it has no
+#'   privacy cost.
 #' @param accountant,conversion,J,m,alpha Accountant settings passed to
 #'   [pgbb_sigma()] and recorded in the ledger.
 #' @param precision `"float"` (default) or `"double"` storage and arithmetic
@@ -172,7 +178,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      iterations = 10000, mc = 1, hidden = c(256, 256, 256), optimizer = "adam",
                      learning_rate = 5e-4, clip = NULL, ..., x_bounds = NULL, y_bounds = NULL,
                      tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
-                     scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05,
+                     scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05, average_from = 1,
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      tau_basis = c("grid", "smooth"),
@@ -213,6 +219,9 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     .arg_fail("lr_floor", "a single number in [0, 1]")
   if (!is.numeric(warmup) || length(warmup) != 1L || is.na(warmup) || warmup < 0 || warmup >= 1)
     .arg_fail("warmup", "a single number in [0, 1)")
+  if (!is.numeric(average_from) || length(average_from) != 1L || is.na(average_from) ||
+      average_from < 0 || average_from > 1)
+    .arg_fail("average_from", "a single number in [0, 1]")
   .check_count(draws, "draws", max = 1e7)
   .check_count(runs, "runs", max = 1000)
   if (runs > iterations)
@@ -282,6 +291,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
                    tau_prob = tau_prob[level_order], warmup = as.numeric(warmup),
+                   average_from = as.numeric(average_from),
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
                    lr_floor = as.numeric(lr_floor), precision = precision)
@@ -321,8 +331,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
     ledger = ledger,
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
-                    lr_floor = lr_floor, warmup = warmup, precision = precision,
-                    tau_basis = if (joint) tau_basis else NULL),
+                    lr_floor = lr_floor, warmup = warmup, average_from = average_from,
+                    precision = precision, tau_basis = if (joint) tau_basis else NULL),
     generator = generator,
     # The partition is independent of the data; it is kept only for
     # non-private fits (comparisons with blocked_bootstrap()).

@@ -267,6 +267,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.tau_prob = Rcpp::as<std::vector<double>>(settings["tau_prob"]);
   cfg.tau_knots = tau_knots_of(generator);
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
+  cfg.average_from = Rcpp::as<double>(settings["average_from"]);
   cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
   cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
   cfg.optimizer.learning_rate = Rcpp::as<double>(settings["learning_rate"]);

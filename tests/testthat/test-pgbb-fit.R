@@ -119,6 +119,39 @@ test_that("fits are bit-identical under set.seed(), differ otherwise, and surviv
 })
 
 
+test_that("tail averaging: off is the last iterate bit for bit, on changes the generator", {
+  d <- huber_data(300)
+  set.seed(11)
+  a <- small_fit(d)
+  set.seed(11)
+  off <- small_fit(d, average_from = 1)
+  expect_identical(off$generator$layers, a$generator$layers)
+  expect_identical(off$draws, a$draws)
+  expect_identical(off$training$average_from, 1)
+  # The fit before averaging existed (commit 65cbee9, same seed and settings):
+  # averaging off is that fit, bit for bit.
+  if (identical(R.version$arch, "x86_64")) {
+    expect_identical(sprintf("%.17g", sum(a$draws)), "82.815129123009839")
+    expect_identical(sprintf("%.17g", a$draws[1, 1]), "1.6135464298517945")
+  }
+  for (from in c(0, 0.5)) {
+    set.seed(11)
+    on <- small_fit(d, average_from = from)
+    expect_false(identical(on$generator$layers, a$generator$layers))
+    expect_true(all(is.finite(on$draws)))
+  }
+  # The mean of the second half of the iterates is in the bulk of the posterior
+  # too (from 0, the mean includes the first steps away from the box centre).
+  expect_lt(max(abs(colMeans(on$draws) - colMeans(a$draws)) / apply(a$draws, 2, sd)), 1)
+  # Private fits, several runs, and the pgbb_control() path.
+  set.seed(12)
+  p1 <- suppressWarnings(small_fit(d, sigma = 1, runs = 2, average_from = 0.5), classes = "pgbb_noise_dominates")
+  expect_true(all(is.finite(p1$draws)))
+  expect_identical(pgbb_control(average_from = 0.5)$average_from, 0.5)
+  expect_error(small_fit(d, average_from = 1.5), "'average_from'")
+  expect_error(pgbb_control(average_from = -1), "average_from")
+})
+
 test_that("the fit object has the documented pieces and methods", {
   d <- huber_data(300)
   set.seed(21)
