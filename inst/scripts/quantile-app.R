@@ -41,7 +41,8 @@ script_opt <- function(name, default, args = commandArgs(trailingOnly = TRUE)) {
 
 run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, control,
                              sgld = list(omega = c(1, 0.1), iterations = 200000, rate = 0.01),
-                             seed = 1, label = "app", out = "inst/extdata", methods = c("PGBB", "DP-SGLD")) {
+                             seed = 1, label = "app", out = "inst/extdata", methods = c("PGBB", "DP-SGLD"),
+                             first = 1) {
   has_sgld <- exists("dp_sgld", envir = asNamespace("pgbb"))
   if ("DP-SGLD" %in% methods && !has_sgld) {
     message("dp_sgld() is not in this build of pgbb: the DP-SGLD rows are skipped.")
@@ -55,18 +56,20 @@ run_quantile_app <- function(formula, data, bounds, taus, eps_grid, reps, contro
                ref_se = (ref$intervals[, 2, k] - ref$intervals[, 1, k]) / (2 * z), n = n)))
   utils::write.csv(refd, file.path(out, paste0(label, "-reference.csv")), row.names = FALSE)
   # Results of other methods already in --out (an earlier run of the script with
-  # another --methods) are kept, so methods can be run separately.
+  # another --methods), and of this method's runs before `first`, are kept, so
+  # methods and batches of runs can be run separately.
   keep <- function(f) {
     f <- file.path(out, paste0(label, f))
     if (!file.exists(f)) return(NULL)
     d <- utils::read.csv(f)
-    redo <- (d$method == "PGBB" & "PGBB" %in% methods) | (grepl("SGLD", d$method) & "DP-SGLD" %in% methods)
+    redo <- ((d$method == "PGBB" & "PGBB" %in% methods) | (grepl("SGLD", d$method) & "DP-SGLD" %in% methods)) &
+      d$run >= first
     d <- d[!redo, , drop = FALSE]
     if (nrow(d)) d else NULL
   }
   old_runs <- keep("-runs.csv"); old_timing <- keep("-timing.csv")
   res <- list(); timing <- list()
-  for (eps in eps_grid) for (r in seq_len(reps)) {
+  for (eps in eps_grid) for (r in seq(first, reps)) {
     if ("PGBB" %in% methods) {
       set.seed(seed + 100 * r + eps)
       t0 <- proc.time()[["elapsed"]]
