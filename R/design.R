@@ -124,6 +124,38 @@
   out
 }
 
+# The columns of every main-effect categorical term whose rows are mutually
+# exclusive indicators (a treatment-coded factor, or its full dummy set when
+# the model has no intercept; a logical). Such a term contributes one of only
+# k public rows, one per declared level, so its share of ||z||^2 is the
+# largest over those rows, not the sum of its columns' maxima: a k-level
+# factor adds at most 1 (in 0/1 coding) where the box bound adds k - 1.
+# Returns a list of list(cols, rows), rows a k x length(cols) 0/1 matrix.
+.exclusive_groups <- function(X, mt, mf) {
+  factors <- attr(mt, "factors")
+  if (!length(factors)) return(list())
+  assign <- attr(X, "assign")
+  contr <- attr(X, "contrasts")
+  order <- attr(mt, "order")
+  out <- list()
+  for (a in seq_along(order)) {
+    if (order[a] != 1L) next
+    v <- rownames(factors)[factors[, a] > 0]
+    f <- mf[[v]]
+    if (!(is.factor(f) || is.logical(f))) next
+    cols <- which(assign == a)
+    lev <- if (is.logical(f)) c("FALSE", "TRUE") else levels(f)
+    cm <- contr[[v]]
+    if (is.character(cm)) cm <- get(cm, mode = "function")(lev)
+    if (is.function(cm)) cm <- cm(lev)
+    cm <- as.matrix(cm)
+    if (ncol(cm) != length(cols)) cm <- diag(length(lev))  # full dummies (no intercept)
+    if (ncol(cm) != length(cols) || !all(cm %in% c(0, 1)) || any(rowSums(cm) > 1)) next
+    out[[length(out) + 1L]] <- list(cols = cols, rows = unname(cm))
+  }
+  out
+}
+
 # Affine maps z_j = (x_j - shift_j) / width_j into the unit box, from the
 # declared ranges only. With an intercept, `coding = "centred"` (the default)
 # maps [lo_j, hi_j] onto [-1, 1] (shift = midpoint, width = half-width), and
@@ -136,15 +168,28 @@
 # noise error for one uniform column). Without an intercept a shift would add
 # an intercept the model does not have, so columns are only divided by
 # max(|lower|, |upper|) and land in [-1, 1].
+#
+# Exclusive indicator groups (.exclusive_groups(), centred coding): each
+# column is centred at 1/k, the share of a level when the k levels are equally
+# common (a public choice; the actual shares are private), and all are divided
+# by the common width w with w^2 = max over the k rows of ||row - 1/k||^2, so
+# the group adds exactly 1 to the norm bound (.design_norm()), like one binary
+# indicator, whatever k. For k = 2 this is the midpoint coding above. Centring
+# each of the k - 1 dummies at its midpoint instead would add k - 1.
 .design_codings <- c("centred", "unit")
 
-.unit_maps <- function(cb, intercept, coding = "centred") {
+.unit_maps <- function(cb, intercept, coding = "centred", groups = list()) {
   coding <- match.arg(coding, .design_codings)
   scaled <- !is.na(cb[1L, ])
   lo <- cb[1L, ]; hi <- cb[2L, ]
   if (intercept && coding == "centred") {
     shift <- ifelse(scaled, (lo + hi) / 2, 0)
     width <- ifelse(scaled, (hi - lo) / 2, 1)
+    for (g in groups) {
+      k <- nrow(g$rows)
+      shift[g$cols] <- 1 / k
+      width[g$cols] <- sqrt(max(rowSums((g$rows - 1 / k)^2)))
+    }
   } else if (intercept) {
     shift <- ifelse(scaled, lo, 0)
     width <- ifelse(scaled, hi - lo, 1)
@@ -152,7 +197,25 @@
     shift <- rep(0, length(scaled))
     width <- ifelse(scaled, pmax(abs(lo), abs(hi)), 1)
   }
-  list(shift = shift, width = width, scaled = scaled, coding = coding)
+  list(shift = unname(shift), width = unname(width), scaled = scaled, coding = coding,
+       groups = lapply(groups, `[[`, "cols"))
+}
+
+# The exact public maximum of ||z|| over the coded design: the box bound
+# sqrt(sum_j max(l_j^2, u_j^2)) of the scaled ranges, except that an exclusive
+# indicator group contributes the largest squared norm of its k coded rows.
+# A public constant: the trainers take it as the covariate norm bound B, from
+# which the losses' gradient bounds (the clip) follow.
+.design_norm <- function(cb, maps, groups = list()) {
+  ur <- .unit_ranges(cb, maps)
+  col_max <- pmax(ur$lower^2, ur$upper^2)
+  in_group <- unlist(lapply(groups, `[[`, "cols"))
+  total <- sum(col_max[setdiff(seq_along(col_max), in_group)])
+  for (g in groups) {
+    z <- sweep(g$rows, 2L, maps$shift[g$cols]) / rep(maps$width[g$cols], each = nrow(g$rows))
+    total <- total + max(rowSums(z^2))
+  }
+  sqrt(total)
 }
 
 # Public per-column range of the scaled design, as the trainers' `x_bounds`:

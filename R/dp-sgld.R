@@ -210,7 +210,8 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   }
   # Unit-box covariate ranges of the scaled design (as in .pgbb_train()).
   ur <- .unit_ranges(design$cb, design$maps)
-  xb <- list(x_lower = ur$lower, x_upper = ur$upper, y_lower = NULL, y_upper = NULL)
+  xb <- list(x_lower = ur$lower, x_upper = ur$upper, y_lower = NULL, y_upper = NULL,
+             x_norm = design$x_norm)
   list(x = design$Z, y = design$y, spec = spec, names = .coef_names(loss, design$coefnames),
        theta0 = theta0, floor = fl, xb = xb, loss = loss, opts = opts)
 }

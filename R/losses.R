@@ -39,7 +39,7 @@
          huber = "Huber regression with scale",
          quantile = "convolution-smoothed quantile regression",
          mean = "Gaussian mean (known scale), clipped score",
-         exponential = "Exponential mean, clipped score",
+         exponential = "Exponential mean, clipped log-scale score",
          logistic = "logistic regression",
          squared = "least squares, clipped score")
 }

@@ -234,11 +234,14 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
     yb <- .check_bound_pair(yb, ".response")
     cb <- .column_bounds(X, frame$mt, frame$mf, bounds)
   }
-  maps <- .unit_maps(cb, intercept, coding)
+  groups <- .exclusive_groups(X, frame$mt, frame$mf)
+  maps <- .unit_maps(cb, intercept, coding, groups)
   sc <- .scale_to_unit(X, cb, maps)
   y_clipped <- sum(y < yb[1] | y > yb[2])
   y <- pmin(pmax(y, yb[1]), yb[2])
   list(Z = sc$Z, y = y, cb = cb, maps = maps, y_bounds = yb, clipped = sc$clipped + y_clipped,
+       # the structure's norm bound, only where it beats the box's (R/design.R)
+       x_norm = if (length(groups)) .design_norm(cb, maps, groups),
        intercept = intercept, coefnames = colnames(X), bounds_from_data = length(bounds) == 0L && !private)
 }
 
@@ -313,7 +316,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   } else {
     ur <- .unit_ranges(design$cb, design$maps)
     xb <- cbind(ur$lower, ur$upper)
-    args <- c(list(x = design$Z, y = design$y, loss = loss, x_bounds = xb, tau = tau,
+    args <- c(list(x = design$Z, y = design$y, loss = loss, x_bounds = xb, x_norm = design$x_norm, tau = tau,
                    huber_c = control$huber_c, huber_kappa = control$huber_kappa,
                    bandwidth = control$bandwidth, tau_prob = control$tau_weights), common)
     if (loss != "quantile") args$tau <- NULL

@@ -37,7 +37,12 @@
 #'     grid of levels the level-uniform \eqn{\max_\tau \max(\tau, 1-\tau) B}.}
 #'   \item{`"mean"`}{Gaussian mean with known `scale`, clipped score (Section 5.2):
 #'     default `clip = 8` (or the exact bound over `x_bounds` and `box` if smaller).}
-#'   \item{`"exponential"`}{Exponential mean, clipped score, default `clip = 8` likewise.}
+#'   \item{`"exponential"`}{Exponential mean \eqn{\mu}, \eqn{l = \log\mu + x/\mu}; the
+#'     score is clipped and privatised on the log scale, \eqn{\partial l/\partial\log\mu =
+#'     1 - x/\mu} (the paper does not name the parametrisation; the score in \eqn{\mu},
+#'     \eqn{(\mu - x)/\mu^2}, fades as \eqn{1/\mu} and let the privacy noise push fits at
+#'     n = 500 to the face of the box). Default `clip = 8` likewise, or the exact bound
+#'     \eqn{\max |1 - x/\mu|} over `x_bounds` and `box` if smaller.}
 #'   \item{`"logistic"`}{Logistic regression with \eqn{y \in \{0, 1\}}; bound \eqn{B}.}
 #'   \item{`"squared"`}{Least squares with clipped score; the default bound needs `y_bounds`.}
 #' }
@@ -48,7 +53,10 @@
 #'   into `box` by a soft clip: the identity on the central 90% of each
 #'   coordinate's range, with smooth tanh shoulders in the outer 5% on each
 #'   side (positive scales on the log scale), so every draw lies inside the
-#'   box and no gradient is ever exactly zero. Posterior mass near a face is
+#'   box; training back-propagates through the shoulders with the slope of
+#'   the unclipped map (straight-through), so a draw that the privacy noise
+#'   pushed against a face still gets the loss's full gradient back towards
+#'   the interior instead of sticking there. Posterior mass near a face is
 #'   pulled inwards, so choose a generous box. Training uses Adam with a
 #'   cosine-decayed learning rate (to `lr_floor` times `learning_rate`) or
 #'   plain SGD, after a warm-up (`warmup`, a fraction of `iterations`) in which
@@ -105,6 +113,12 @@
 #'   columns or a `p` x 2 matrix. Required by the regression losses.
 #' @param y_bounds Public range `c(lower, upper)` of the response (optional;
 #'   needed for the default bound of `"squared"`).
+#' @param x_norm Optional public bound on \eqn{\|x\|} tighter than the one
+#'   `x_bounds` implies, from the design's structure (e.g. mutually exclusive
+#'   indicators: [pgbb()] passes the exact maximum over its coded design).
+#'   The default gradient bound uses the smaller of the two. A record whose
+#'   norm exceeds it has its gradient clipped to `clip` like any other, so the
+#'   guarantee holds either way; a bound that is too small only biases the fit.
 #' @param tau_prob Sampling probabilities of the levels in `tau` during joint
 #'   training; default proportional to \eqn{1/(\tau(1-\tau))} (Section 6).
 #' @param bandwidth Smoothing bandwidth `h` of the quantile loss.
@@ -177,7 +191,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      tau = NULL, blocks = 20, gamma = gamma_star(n, blocks), rate = 0.1,
                      iterations = 10000, mc = 1, hidden = c(256, 256, 256), optimizer = "adam",
                      learning_rate = 5e-4, clip = NULL, ..., x_bounds = NULL, y_bounds = NULL,
-                     tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
+                     x_norm = NULL, tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
                      scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05, average_from = 1,
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
@@ -254,7 +268,12 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     .clip_message(cl$clipped, "y", "y_bounds", "pgbb_fit()")
   }
   spec <- .loss_spec(loss, p, huber_c, huber_kappa, bandwidth, scale)
-  bounds <- list(x_lower = xr$lower, x_upper = xr$upper, y_lower = yr$lower, y_upper = yr$upper)
+  if (!is.null(x_norm)) {
+    if (is.null(xr)) .arg_fail("x_norm", "NULL unless 'x_bounds' is given")
+    .check_positive(x_norm, "x_norm")
+  }
+  bounds <- list(x_lower = xr$lower, x_upper = xr$upper, y_lower = yr$lower, y_upper = yr$upper,
+                 x_norm = x_norm)
   natural <- cpp_loss_bound(spec, bounds, box, tau)
   clip <- .choose_clip(clip, natural, loss)
 
@@ -329,6 +348,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     box = .box_matrix(box, coefnames),
     x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, colnames(x)),
     y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
+    x_norm = x_norm,
     ledger = ledger,
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
                     lr_floor = lr_floor, warmup = warmup, average_from = average_from,

@@ -34,6 +34,7 @@ pgbb::DataBounds bounds_from(const Rcpp::List& b) {
     out.x_lower = Rcpp::as<std::vector<double>>(b["x_lower"]);
     out.x_upper = Rcpp::as<std::vector<double>>(b["x_upper"]);
   }
+  if (b.containsElementNamed("x_norm") && !Rf_isNull(b["x_norm"])) out.x_norm = Rcpp::as<double>(b["x_norm"]);
   if (!Rf_isNull(b["y_lower"])) {
     out.has_y = true;
     out.y_lower = Rcpp::as<double>(b["y_lower"]);
@@ -181,7 +182,7 @@ Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::Numer
     const int d = loss.dim();
     if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
     Rcpp::NumericVector value(n);
-    Rcpp::NumericMatrix grad(n, d), hess(d, d);
+    Rcpp::NumericMatrix grad(n, d), hess(d, d), pscore(n, d);
     std::vector<double> g(d);
     for (int i = 0; i < n; ++i) {
       const double* r = rows.row(i);
@@ -189,6 +190,8 @@ Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::Numer
       value[i] = loss.value(theta.begin(), r, yi, tau);
       loss.gradient(theta.begin(), r, yi, tau, g.data());
       for (int j = 0; j < d; ++j) grad(i, j) = g[j];
+      pgbb::private_score(loss, theta.begin(), r, yi, tau, g.data());
+      for (int j = 0; j < d; ++j) pscore(i, j) = g[j];
       loss.add_hessian(theta.begin(), r, yi, tau, 1.0, hess.begin());
     }
     // The linear-score form used by the trainer's hot loop, where the loss has one.
@@ -208,7 +211,8 @@ Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::Numer
       sgrad = grad;
     }
     return Rcpp::List::create(Rcpp::Named("value") = value, Rcpp::Named("gradient") = grad,
-                              Rcpp::Named("hessian") = hess, Rcpp::Named("score_gradient") = sgrad);
+                              Rcpp::Named("hessian") = hess, Rcpp::Named("score_gradient") = sgrad,
+                              Rcpp::Named("private_score") = pscore);
   });
 }
 

@@ -140,6 +140,7 @@ class Generator {
     }
     z_.resize(d_, K);
     slope_.resize(d_, K);
+    through_.resize(d_, K);
     dz_.resize(max_out, K);
     da_.resize(max_in, K);
     gbuf_.resize(max_out);
@@ -205,6 +206,7 @@ class Generator {
         box_.map_and_slope(j, static_cast<double>(z_(j, k)), &th, &sl);
         theta[j + static_cast<size_t>(k) * d_] = th;
         slope_(j, k) = static_cast<Scalar>(sl);
+        through_(j, k) = static_cast<Scalar>(box_.through_slope(j, th));
       }
   }
 
@@ -223,15 +225,18 @@ class Generator {
   /// weight matrix then both back-propagates and updates, and the gradient is
   /// never stored whole. With output_bias_only, only the tail (output bias and
   /// direct columns, see tail_offset()) is handed over (warm-up, see
-  /// TrainConfig::warmup).
+  /// TrainConfig::warmup). Through the box map it uses the straight-through
+  /// slope of training (Box::through_slope()), or with exact_slope the
+  /// derivative of the map (vjp()).
   template <class Updater>
-  void backward(const double* dtheta, Updater& up, bool output_bias_only = false) {
+  void backward(const double* dtheta, Updater& up, bool output_bias_only = false, bool exact_slope = false) {
     const int K = k_;
     const int L = n_hidden();
     auto dz = dz_.topLeftCorner(d_, K);
+    const Mat& slope = exact_slope ? slope_ : through_;
     for (int k = 0; k < K; ++k)
       for (int j = 0; j < d_; ++j)
-        dz(j, k) = static_cast<Scalar>(dtheta[j + static_cast<size_t>(k) * d_]) * slope_(j, k);
+        dz(j, k) = static_cast<Scalar>(dtheta[j + static_cast<size_t>(k) * d_]) * slope(j, k);
     for (int l = L; l >= 0; --l) {
       const int in = layer_in(l), out = layer_out(l);
       MatMap W(phi_.data() + weight_offset(l), out, in);
@@ -288,7 +293,7 @@ class Generator {
         return detail::dot_lanes_sum(w, dz, n);
       }
     } acc{grad};
-    backward(dtheta, acc);
+    backward(dtheta, acc, false, true);
   }
 
   /// Evaluates G at many inputs in batches (for posterior draws); input is
@@ -313,7 +318,7 @@ class Generator {
   int kmax_ = 0, k_ = 0;
 
   std::vector<Mat> acts_;
-  Mat z_, slope_, dz_, da_;
+  Mat z_, slope_, through_, dz_, da_;
   Vec gbuf_, tail_;
 };
 

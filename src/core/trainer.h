@@ -289,7 +289,7 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
       if (i + kChunk < nb) __builtin_prefetch(data.row(B[i + kChunk]));
 #endif
       const Scalar* r = data.row(B[i]);
-      loss.gradient(th, r, static_cast<double>(r[p]), tau, g);
+      private_score(loss, th, r, static_cast<double>(r[p]), tau, g);  // losses.h
       clip_to_norm(g, d, C);
       const double w = wblock[RowStore<Scalar>::block(r, p)];
       for (int j = 0; j < d; ++j) sum.add(j, w * g[j]);
@@ -436,6 +436,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       exact.write(sk);
       // Gaussian noise on the statistic, then the 1/K of the Monte Carlo average.
       for (int j = 0; j < d; ++j) sk[j] = (sk[j] + cfg.sigma * rng.normal()) / K;
+      score_to_gradient(loss, th, sk, d);  // post-processing (losses.h, kLogScore)
     }
 
     // Back-propagate (1/K) sum_k s_k through G and take the optimiser step,

@@ -111,3 +111,81 @@ test_that("coefficients on the scaled design map back to original units", {
   }
   expect_lt(kap("centred"), kap("unit") / 3)
 })
+
+# Exclusive indicator groups (issue 16, item 4): a factor's treatment dummies
+# take one of k public rows, so the group adds the largest coded row norm to
+# ||z||^2, not the sum over its k - 1 columns.
+factor_design <- function(intercept = TRUE, contrasts = NULL) {
+  set.seed(61)
+  d <- data.frame(x = runif(200, 0, 10), flag = runif(200) < 0.3,
+                  f = factor(sample(c("a", "b", "c", "d"), 200, TRUE), levels = c("a", "b", "c", "d")),
+                  g = factor(sample(c("u", "v", "w"), 200, TRUE), levels = c("u", "v", "w", "z")))
+  if (!is.null(contrasts)) contrasts(d$f) <- contrasts
+  fm <- frame_and_matrix(if (intercept) ~ x + flag + f + g + x:f else ~ 0 + f + x, d)
+  cb <- pgbb:::.column_bounds(fm$X, fm$mt, fm$mf, list(x = c(0, 10)))
+  c(fm, list(cb = cb, groups = pgbb:::.exclusive_groups(fm$X, fm$mt, fm$mf), d = d))
+}
+
+test_that("exclusive groups are the main-effect factors and logicals with 0/1 indicator rows", {
+  fd <- factor_design()
+  cols <- lapply(fd$groups, function(g) colnames(fd$X)[g$cols])
+  expect_equal(cols, list("flagTRUE", c("fb", "fc", "fd"), c("gv", "gw", "gz")))
+  expect_equal(nrow(fd$groups[[2]]$rows), 4L)   # k rows, the reference all zero
+  expect_equal(nrow(fd$groups[[3]]$rows), 4L)   # declared levels, an empty one included
+  # the interaction x:f is not a group; sum contrasts (entries -1) are not either
+  expect_false(any(grepl(":", unlist(cols))))
+  fs <- factor_design(contrasts = contr.sum(4))
+  expect_equal(lapply(fs$groups, function(g) colnames(fs$X)[g$cols]), list("flagTRUE", c("gv", "gw", "gz")))
+  # without an intercept the first factor has all k dummies, still exclusive
+  f0 <- factor_design(intercept = FALSE)
+  expect_equal(colnames(f0$X)[f0$groups[[1]]$cols], c("fa", "fb", "fc", "fd"))
+})
+
+test_that("a k-level factor is centred at 1/k and adds exactly 1 to the norm bound", {
+  fd <- factor_design()
+  maps <- pgbb:::.unit_maps(fd$cb, TRUE, "centred", fd$groups)
+  j <- match(c("fb", "fc", "fd"), colnames(fd$X))
+  expect_equal(maps$shift[j], rep(1 / 4, 3))
+  expect_equal(maps$width[j], rep(sqrt(4^2 - 4 - 1) / 4, 3))
+  # a binary indicator keeps the midpoint coding of a [0, 1] column
+  expect_equal(maps$shift[match("flagTRUE", colnames(fd$X))], 0.5)
+  expect_equal(maps$width[match("flagTRUE", colnames(fd$X))], 0.5)
+  # Brute force: every combination of levels and corners of x, coded.
+  grid <- expand.grid(x = c(0, 10), flag = c(FALSE, TRUE), f = levels(fd$d$f), g = levels(fd$d$g))
+  grid$f <- factor(grid$f, levels(fd$d$f)); grid$g <- factor(grid$g, levels(fd$d$g))
+  Xg <- model.matrix(fd$mt, model.frame(fd$mt, grid))
+  Zg <- pgbb:::.scale_to_unit(Xg, fd$cb, maps)$Z
+  xn <- pgbb:::.design_norm(fd$cb, maps, fd$groups)
+  expect_equal(xn, max(sqrt(rowSums(Zg^2))), tolerance = 1e-12)   # exact, attained
+  box <- sqrt(sum(pmax(pgbb:::.unit_ranges(fd$cb, maps)$lower^2, pgbb:::.unit_ranges(fd$cb, maps)$upper^2)))
+  expect_lt(xn, box)
+  # intercept 1, x 1, flag 1, f 1, g 1, and x:f's three columns 1 each (box bound): 8
+  expect_equal(xn^2, 8, tolerance = 1e-12)
+  # every record of the data lies within it, and the map back is exact
+  Z <- pgbb:::.scale_to_unit(fd$X, fd$cb, maps)$Z
+  expect_true(all(sqrt(rowSums(Z^2)) <= xn * (1 + 1e-12)))
+  g <- rnorm(ncol(Z))
+  A <- pgbb:::.unscale_matrix(maps, colnames(fd$X))
+  expect_equal(drop(fd$X %*% (A %*% g)), drop(Z %*% g), tolerance = 1e-12)
+  # unit coding: 0/1 dummies, still one row's worth (1) per group. The x:f
+  # columns keep the box bound (3), though only one of them is non-zero at a
+  # time (max 6 attained): valid, not exact, for interactions.
+  mu <- pgbb:::.unit_maps(fd$cb, TRUE, "unit", fd$groups)
+  Zu <- pgbb:::.scale_to_unit(Xg, fd$cb, mu)$Z
+  expect_equal(pgbb:::.design_norm(fd$cb, mu, fd$groups)^2, 8, tolerance = 1e-12)
+  expect_equal(max(rowSums(Zu^2)), 6, tolerance = 1e-12)
+})
+
+test_that("pgbb() trains with the structure's norm bound, and without groups as before", {
+  fd <- factor_design()
+  ctl <- pgbb_control(iterations = 40, hidden = 4, runs = 1, blocks = 5)
+  fit <- pgbb(y ~ x + flag + f + g, data = transform(fd$d, y = rnorm(200)), loss = "quantile",
+              tau = 0.5, epsilon = 1, bounds = list(x = c(0, 10), .response = c(-5, 5)), control = ctl)
+  # B = sqrt(1 + 1 + 1 + 1 + 1) and the quantile bound max(tau, 1 - tau) B (?pgbb_fit)
+  expect_equal(fit$fit$x_norm, sqrt(5), tolerance = 1e-12)
+  expect_equal(fit$fit$ledger$clip, 0.5 * sqrt(5), tolerance = 1e-12)
+  fit2 <- pgbb(y ~ x, data = transform(fd$d, y = rnorm(200)), loss = "quantile", tau = 0.5, epsilon = 1,
+               bounds = list(x = c(0, 10), .response = c(-5, 5)), control = ctl)
+  expect_null(fit2$fit$x_norm)
+  expect_equal(fit2$fit$ledger$clip, 0.5 * sqrt(2))
+})

@@ -126,7 +126,8 @@ bound_holds <- function(loss, p, xb, box, taus = 0.5, yb = NULL, n = 4000, ...) 
     theta <- runif(length(bx$lower), bx$lower, bx$upper)
     if (k <= 2) theta <- if (k == 1) bx$lower else bx$upper
     for (tau in taus) {
-      g <- loss_eval(s, theta, x, if (loss %in% c("mean", "exponential")) numeric(0) else y, tau)$gradient
+      # the score the trainer clips (log scale for the exponential mean, losses.h kLogScore)
+      g <- loss_eval(s, theta, x, if (loss %in% c("mean", "exponential")) numeric(0) else y, tau)$private_score
       worst <- max(worst, sqrt(rowSums(g^2)))
     }
   }
@@ -170,7 +171,7 @@ test_that("the trainer's statistic clips every record's gradient to norm C", {
       tau <- if (is.null(cs$tau)) 0.5 else cs$tau
       x <- cs$x
       if (prec == "float") storage.mode(x) <- "double"
-      g <- loss_eval(cs$s, cs$theta, x, y, tau)$gradient
+      g <- loss_eval(cs$s, cs$theta, x, y, tau)$private_score  # what the trainer clips
       C <- stats::median(sqrt(rowSums(g^2)))  # half the records need clipping
       for (i in seq_len(min(12, nrow(x)))) {
         s1 <- pgbb:::cpp_statistic(cs$s, cs$theta, x[i, , drop = FALSE], if (length(y)) y[i] else y,
