@@ -54,6 +54,17 @@
 #'   setting). Both bound every \eqn{|z_j|} by 1, so the clip and the noise are the
 #'   same; centring removes the correlation of every column with the intercept,
 #'   which otherwise magnifies the error the gradient noise leaves in the slopes.
+#'   A factor (or logical) main effect with treatment contrasts is coded as one
+#'   group: its dummies are mutually exclusive, so under `"centred"` they are
+#'   centred at \eqn{1/k} and scaled so that the factor adds exactly 1 to the
+#'   public bound on \eqn{\|z\|^2}, like one binary covariate, whatever its
+#'   number of levels \eqn{k} (with `"unit"` the 0/1 dummies add 1 as well). The
+#'   clip follows from that exact maximum over the coded design, so a factor
+#'   with many levels no longer inflates the noise of every other coefficient.
+#'   Measured on the natality births (eps = 4, 6 releases; education and
+#'   prenatal care as 4-level factors instead of 0/1 columns): clip 3.37 ->
+#'   2.85, widths of the other coefficients 5-13% narrower, of the factor's
+#'   own dummies 11-22% wider.
 #' @param average_from Fraction of each run's iterations after which the
 #'   generator's weights are averaged (tail or Polyak-Ruppert averaging, over
 #'   every 10th iterate); the trained generator is that average. Default 1: no
