@@ -45,7 +45,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @param level Credible level.
 #' @param type `"quantile"` (equal-tailed posterior quantiles, default) or
 #'   `"normal"` (mean +/- z sd).
-#' @param ... Unused.
+#' @param ... Unused by `summary()`; `level` and `type` for `as.data.frame()`.
 #' @return An object of class `summary.pgbb`: a list of coefficient tables, one
 #'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper` and,
 #'   for a fit of several runs, `within` (the mean within-run sd), `between`
@@ -131,6 +131,18 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
   }))
   if (!is.null(row.names)) rownames(out) <- row.names
   out
+}
+
+#' One row per term and level: the summary table as a data frame
+#' (`level` and `type` as in [summary.pgbb()]).
+#' @param x A `pgbb` fit.
+#' @param row.names,optional As in [base::as.data.frame()].
+#' @return A data frame with columns `term`, `tau`, `estimate`, `sd`, `lower`,
+#'   `upper` (and `within`, `between`, `total` for pooled trainings).
+#' @rdname summary.pgbb
+#' @export
+as.data.frame.pgbb <- function(x, row.names = NULL, optional = FALSE, ...) {
+  as.data.frame(summary(x, ...), row.names = row.names)
 }
 
 #' @export

@@ -156,6 +156,19 @@ test_that("plot and tidy work", { quiet_noise({
   expect_named(td, c("term", "tau", "estimate", "std.error", "conf.low", "conf.high"))
 }) })
 
+test_that("as.data.frame() of a fit is its summary table, at the level asked for", { quiet_noise({
+  d <- make_data(300)
+  set.seed(11)
+  fit <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 2, bounds = b_all, control = quick)
+  df <- as.data.frame(fit, level = 0.8)
+  expect_identical(df, as.data.frame(summary(fit, level = 0.8)))
+  expect_equal(nrow(df), 4L)
+  expect_equal(df$tau, rep(c(0.25, 0.75), each = 2))
+  ci <- confint(fit, level = 0.8)
+  expect_equal(df$lower, c(ci[, 1, 1], ci[, 1, 2]), ignore_attr = TRUE)
+  expect_error(as.data.frame(fit, level = 2), "level")
+}) })
+
 test_that("at epsilon = Inf the coefficients match the non-private rq fit (slow)", { quiet_noise({
   skip_if_not_slow()
   set.seed(11)
