@@ -300,12 +300,16 @@ plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
   invisible(x)
 }
 
+# std.error: for pooled trainings the total sqrt(W + B / R), the standard
+# error the t intervals are built on; the draws' sample sd (summary()'s `sd`)
+# is larger and unstable there, the pooled noise error being t on few degrees
+# of freedom. For one training, the draws' sd.
 #' @exportS3Method generics::tidy
 tidy.pgbb <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
   .check_no_dots("tidy.pgbb", ...)
   s <- as.data.frame(summary(x, level = conf.level))
-  out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate, std.error = s$sd,
-                    stringsAsFactors = FALSE)
+  out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate,
+                    std.error = if (is.null(s$total)) s$sd else s$total, stringsAsFactors = FALSE)
   if (conf.int) { out$conf.low <- s$lower; out$conf.high <- s$upper }
   out
 }

@@ -71,7 +71,9 @@
 #' (post-processing): a draw is a run's draw recentred at the mean of the run
 #' means, plus a draw of that pooled centre's noise error, Gaussian with the
 #' between-run covariance `B / R` mapped to a t on the Satterthwaite degrees of
-#' freedom. Its variance is `W + B / R` (`W` the mean within-run variance). The
+#' freedom. Its squared standard error is `W + B / R` (`W` the mean within-run
+#' variance), the `total` that `tidy()` reports as `std.error`; the draws'
+#' sample variance is somewhat larger, from the t's tails. The
 #' table `fit$variability` and `summary()` give the within, between and total
 #' spread per coefficient; a warning names the coefficients whose between-run
 #' spread exceeds the within-run spread. `runs = 1` is the paper's single

@@ -154,6 +154,10 @@ test_that("plot and tidy work", { quiet_noise({
   skip_if_not_installed("generics")
   td <- generics::tidy(fit)
   expect_named(td, c("term", "tau", "estimate", "std.error", "conf.low", "conf.high"))
+  # pooled trainings: the standard error is the total sqrt(W + B / R)
+  s <- as.data.frame(summary(fit))
+  expect_equal(td$std.error, s$total)
+  expect_equal(td$std.error^2, s$within^2 + s$between^2 / fit$variability$runs, tolerance = 1e-8)
 }) })
 
 test_that("as.data.frame() of a fit is its summary table, at the level asked for", { quiet_noise({
