@@ -83,7 +83,7 @@
 #' Accountants:
 #' * `"dirichlet"` (default): the Dirichlet-aware bound of Proposition 2.2 / (S33).
 #' * `"worst-case"`: ignores the Dirichlet law and uses the deterministic weight
-#'   \eqn{\bar w = 1/n_S} (the comparison of Remark 2.2).
+#'   \eqn{\bar{w} = 1/n_S} (the comparison of Remark 2.2).
 #' * `"plain"`: the replace-one Poisson-subsampled Gaussian with per-record sensitivity `clip`
 #'   and weight 1 (Birrell et al.'s bound, used for the DP-SGLD baseline); `n`, `blocks`,
 #'   `gamma` and `alpha` are ignored.
@@ -97,8 +97,8 @@
 #' (not merely an approximation of it), finite or `Inf`, never `NaN` or negative.
 #'
 #' One reading differs from the printed formula, in the safe direction: the Dirichlet-integrated
-#' moment bound \eqn{ar M^{Dir}_{J,k}} of (S30) is capped by the worst-case value
-#' \eqn{M_k(1/n_S)} (both bound \eqn{E[M_k(ar w)]} from above, since \eqn{M_k} increases with
+#' moment bound \eqn{\bar M^{Dir}_{J,k}} of (S30) is capped by the worst-case value
+#' \eqn{M_k(1/n_S)} (both bound \eqn{E[M_k(\bar w)]} from above, since \eqn{M_k} increases with
 #' the weight). As printed, (S30) exceeds the worst case at large \eqn{k}, which made the
 #' Dirichlet-aware bound larger than the worst-case one at high orders; the cap leaves the
 #' bound at the orders that matter in practice unchanged (and the paper's calibrated
