@@ -8,6 +8,11 @@
 # Table S9's widths. Writes birthweight-scale-{fit,timing}.csv to --out.
 #   Rscript inst/scripts/birthweight-scale.R --n=1940000 --eps=1
 # Options: --n --eps --iterations (paper 10000) --bootstrap (paper 500) --out --seed
+# One OpenMP thread for conquer: on a shared machine its threads wait on each
+# other (a 1.94M reference run did not finish in 2 h with 2 threads beside
+# other jobs; one thread takes about 2 s per bootstrap replicate). Set before
+# conquer's OpenMP runtime loads.
+Sys.setenv(OMP_NUM_THREADS = "1")
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else system.file("scripts", package = "pgbb")
