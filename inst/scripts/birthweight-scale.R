@@ -8,10 +8,11 @@
 # Table S9's widths. Writes birthweight-scale-{fit,timing}.csv to --out.
 #   Rscript inst/scripts/birthweight-scale.R --n=1940000 --eps=1
 # Options: --n --eps --iterations (paper 10000) --bootstrap (paper 500) --out --seed
-# One OpenMP thread for conquer: on a shared machine its threads wait on each
-# other (a 1.94M reference run did not finish in 2 h with 2 threads beside
-# other jobs; one thread takes about 2 s per bootstrap replicate). Set before
-# conquer's OpenMP runtime loads.
+# One OpenMP thread for conquer (set before its runtime loads): on a shared
+# machine threads that wait on each other can stall the reference (one run
+# beside two other jobs took over 2 h; alone, one conquer fit at n = 1.94M
+# takes about 7 s and a bootstrap replicate about 2 s). BLAS threads are fixed
+# when R starts: on a shared machine also run with OPENBLAS_NUM_THREADS=1.
 Sys.setenv(OMP_NUM_THREADS = "1")
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
