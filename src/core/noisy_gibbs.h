@@ -140,7 +140,7 @@ struct ExpFamilyModel {
 inline double clipped_sum(const double* x, int64_t n, double lower, double upper) {
   ExactSum s(1, static_cast<double>(n < 1 ? 1 : n) * std::max(std::fabs(lower), std::fabs(upper)));
   for (int64_t i = 0; i < n; ++i) s.add(0, std::min(std::max(x[i], lower), upper));
-  double out;
+  double out = 0.0;  // s.write() sets it; the compiler cannot see that
   s.write(&out);
   return out;
 }

@@ -12,7 +12,7 @@ namespace {
 double exact_total(const std::vector<double>& t, double bound) {
   pgbb::ExactSum s(1, bound);
   for (double v : t) s.add(0, v);
-  double out;
+  double out = 0.0;
   s.write(&out);
   return out;
 }
