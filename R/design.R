@@ -63,14 +63,21 @@
                var, var), call. = FALSE)
 }
 
+# The contrast matrix of a categorical variable, built from its declared levels
+# (not from the data values): `cm` as model.matrix() records it (a matrix, a
+# function or its name); a logical has levels FALSE, TRUE.
+.contrast_matrix <- function(f, cm) {
+  lev <- if (is.logical(f)) c("FALSE", "TRUE") else levels(f)
+  if (is.character(cm)) cm <- get(cm, mode = "function")
+  if (is.function(cm)) cm <- cm(lev)
+  as.matrix(cm)
+}
+
 # Public range of the entries a categorical variable contributes to model-matrix
-# columns: its contrast matrix (built from the factor's declared levels, not from
-# the data values) or 0/1 indicators.
+# columns: its contrast matrix or 0/1 indicators.
 .contrast_range <- function(f, cm) {
   if (is.logical(f)) return(c(0, 1))
-  if (is.character(cm)) cm <- get(cm, mode = "function")(levels(f))
-  if (is.function(cm)) cm <- cm(levels(f))
-  range(cm, 0, 1)
+  range(.contrast_matrix(f, cm), 0, 1)
 }
 
 # Interval product [a] * [b].
@@ -144,12 +151,8 @@
     f <- mf[[v]]
     if (!(is.factor(f) || is.logical(f))) next
     cols <- which(assign == a)
-    lev <- if (is.logical(f)) c("FALSE", "TRUE") else levels(f)
-    cm <- contr[[v]]
-    if (is.character(cm)) cm <- get(cm, mode = "function")(lev)
-    if (is.function(cm)) cm <- cm(lev)
-    cm <- as.matrix(cm)
-    if (ncol(cm) != length(cols)) cm <- diag(length(lev))  # full dummies (no intercept)
+    cm <- .contrast_matrix(f, contr[[v]])
+    if (ncol(cm) != length(cols)) cm <- diag(nrow(cm))  # full dummies (no intercept)
     if (ncol(cm) != length(cols) || !all(cm %in% c(0, 1)) || any(rowSums(cm) > 1)) next
     out[[length(out) + 1L]] <- list(cols = cols, rows = unname(cm))
   }
@@ -197,8 +200,7 @@
     shift <- rep(0, length(scaled))
     width <- ifelse(scaled, pmax(abs(lo), abs(hi)), 1)
   }
-  list(shift = unname(shift), width = unname(width), scaled = scaled, coding = coding,
-       groups = lapply(groups, `[[`, "cols"))
+  list(shift = unname(shift), width = unname(width), scaled = scaled, coding = coding)
 }
 
 # The exact public maximum of ||z|| over the coded design: the box bound

@@ -252,6 +252,9 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
   const int p = data.p(), d = loss.dim();
   const size_t nb = B.size();
   const double cap = C * (1.0 - 1e-12);
+  // The fused path clips the plain gradient; a log-scale score goes through private_score().
+  static_assert(!(log_score<Loss>::value && Loss::kExtra >= 0),
+                "a loss with kLogScore must use the generic path (kExtra = -1)");
   if constexpr (Loss::kExtra >= 0) {
     constexpr int m = Loss::kExtra;
     const Scalar* rows[kChunk];

@@ -243,7 +243,7 @@ source_allow_list <- list(
   allow("cr-estimators.R", "max(2L, ceiling(nn / log(nn)))", "sample sizes at which a declared sensitivity is checked (n is public)"),
   allow("cr-estimators.R", "max(f(N), own(N))", "sensitivity as a function of the size N only"),
   allow("cr.R", "min(1, mu / (4 * sqrt(log(B / (delta * rho)))))", "beta of eq. (6) from public mu, delta, B, rho, kappa"),
-  allow("design.R", "range(cm, 0, 1)", "contrast matrix of the declared (public) factor levels"),
+  allow("design.R", "range(.contrast_matrix(f, cm), 0, 1)", "contrast matrix of the declared (public) factor levels"),
   allow("design.R", "c(min(p), max(p))", "interval product of public bounds"),
   allow("design.R", "width[g$cols] <- sqrt(max(rowSums((g$rows - 1 / k)^2)))",
         "largest coded norm over the declared levels' contrast rows (public)"),
