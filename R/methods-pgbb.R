@@ -254,10 +254,12 @@ simulate.pgbb <- function(object, nsim = 1, seed = NULL, ...) {
 
 #' Plot PGBB coefficient processes
 #'
-#' One panel per coefficient: the posterior mean across quantile levels with a
-#' shaded credible band (the look of `plot(summary(rq(..., tau = 1:9/10)))`),
-#' optionally with a non-private reference overlaid. For a single level, points
-#' with interval bars. Base graphics.
+#' One panel per coefficient. For a quantile fit over several levels: the
+#' posterior mean across the levels with a shaded credible band (the look of
+#' `plot(summary(rq(..., tau = 1:9/10)))`); for any other fit (or one level):
+#' the point estimate with its interval bar, without a level axis. A
+#' non-private reference can be overlaid; the first panel carries the legend and
+#' every panel states the level. Base graphics.
 #'
 #' @param x A `pgbb` fit.
 #' @param reference Optional [pgbb_reference()] fit (or a coefficient matrix
@@ -270,32 +272,49 @@ simulate.pgbb <- function(object, nsim = 1, seed = NULL, ...) {
 plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
   s <- summary(x, level = level)
   terms <- parm %||% x$coefnames
+  bad <- setdiff(terms, x$coefnames)
+  if (length(bad)) .arg_fail("parm", paste0("names coefficients the fit does not have: ",
+                                            paste(bad, collapse = ", ")))
   taus <- x$tau %||% 0.5
   ord <- order(taus)  # draw the process left to right whatever the order of the fit's levels
   s$coefficients <- s$coefficients[ord]
   taus <- taus[ord]
   ref <- if (inherits(reference, "pgbb_reference")) reference$coefficients else reference
   if (!is.null(ref)) ref <- as.matrix(ref)
-  np <- length(terms)
-  old <- graphics::par(mfrow = grDevices::n2mfrow(np), mar = c(4, 4, 2.5, 1))
+  process <- !is.null(x$tau) && length(taus) > 1L
+  band <- sprintf("%g%% interval", 100 * level)
+  old <- graphics::par(mfrow = grDevices::n2mfrow(length(terms)), mar = c(4, 4, 2.5, 1))
   on.exit(graphics::par(old))
-  for (term in terms) {
+  for (k in seq_along(terms)) {
+    term <- terms[k]
     est <- vapply(s$coefficients, function(t) t[term, "estimate"], 0)
     lo <- vapply(s$coefficients, function(t) t[term, "lower"], 0)
     hi <- vapply(s$coefficients, function(t) t[term, "upper"], 0)
-    yl <- range(lo, hi, if (!is.null(ref) && term %in% rownames(ref)) ref[term, ])
-    graphics::plot(taus, est, type = "n", ylim = yl, xlab = expression(tau), ylab = "",
-                   main = term, ...)
-    if (length(taus) > 1L) {
+    has_ref <- !is.null(ref) && term %in% rownames(ref)
+    r <- if (has_ref) ref[term, .reference_columns(ref, taus, ord)]
+    yl <- range(lo, hi, r)
+    if (process) {
+      graphics::plot(taus, est, type = "n", ylim = yl, xlab = expression(tau), ylab = band,
+                     main = term, ...)
       graphics::polygon(c(taus, rev(taus)), c(lo, rev(hi)), col = "grey85", border = NA)
       graphics::lines(taus, est, type = "b", pch = 19, cex = 0.7)
+      if (has_ref) graphics::lines(taus, r, col = "red", lty = 2, type = "b", pch = 4)
     } else {
-      graphics::arrows(taus, lo, taus, hi, angle = 90, code = 3, length = 0.05)
-      graphics::points(taus, est, pch = 19)
+      at <- seq_along(taus)
+      graphics::plot(at, est, type = "n", ylim = yl, xlim = c(0.5, length(at) + 0.5), xaxt = "n",
+                     xlab = if (!is.null(x$tau)) paste("tau =", format(taus)) else "", ylab = band,
+                     main = term, ...)
+      graphics::arrows(at, lo, at, hi, angle = 90, code = 3, length = 0.05)
+      graphics::points(at, est, pch = 19)
+      if (has_ref) graphics::points(at, r, col = "red", pch = 4, cex = 1.3)
     }
-    if (!is.null(ref) && term %in% rownames(ref))
-      graphics::lines(taus, ref[term, .reference_columns(ref, taus, ord)], col = "red", lty = 2,
-                      type = "b", pch = 4)
+    if (k == 1L)
+      graphics::legend("topleft", bty = "n", cex = 0.75,
+                       legend = c("posterior mean", band, if (!is.null(ref)) "non-private reference"),
+                       pch = c(19, if (process) 15 else NA, if (!is.null(ref)) 4),
+                       pt.cex = c(0.7, if (process) 1.5 else NA, if (!is.null(ref)) 1),
+                       lty = c(0, if (process) 0 else 1, if (!is.null(ref)) 2),
+                       col = c("black", if (process) "grey85" else "black", if (!is.null(ref)) "red"))
   }
   invisible(x)
 }

@@ -69,7 +69,7 @@ Rcpp::List cpp_accountant_sigma(Rcpp::List setup, Rcpp::IntegerVector orders, do
                                 double epsilon, double delta, std::string conversion, double tol) {
   const pgbb::LogMomentAccountant acc(setup_from(setup), orders_from(orders));
   const pgbb::Conversion conv = conversion_from(conversion);
-  const pgbb::Calibration c = pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  const pgbb::Calibration c = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::calibrate_sigma(acc, releases, epsilon, delta, conv, tol, stop);
   });
   return Rcpp::List::create(Rcpp::Named("sigma") = c.sigma, Rcpp::Named("epsilon") = c.epsilon,

@@ -7,7 +7,7 @@
 #include "core/cr_baselines.h"
 #include "core/cr_gs.h"
 #include "core/cr_ss.h"
-#include "cr_glue.h"
+#include "interrupt.h"
 #include "glue.h"
 
 namespace {
@@ -72,8 +72,8 @@ Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::st
   } else {
     Rcpp::stop("internal error: unknown CR-GS estimator '%s'", kind);
   }
-  const pgbb::GsStats st = pgbb::cr_gs_stats(*est, plan, keep_estimates, pgbb_cr_glue::interrupt_callback());
-  if (st.pass.interrupted) pgbb_glue::raise_interrupt();
+  const pgbb::GsStats st = pgbb_glue::interruptible(
+      [&](const pgbb::StopCallback& stop) { return pgbb::cr_gs_stats(*est, plan, keep_estimates, stop); });
   const int d = est->dim();
   Rcpp::NumericMatrix ests(keep_estimates ? B : 0, keep_estimates ? d : 0);
   if (keep_estimates)
@@ -119,8 +119,8 @@ Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List p
   } else {
     Rcpp::stop("internal error: unknown CR-SS estimator '%s'", kind);
   }
-  const pgbb::SsStats st = pgbb::cr_ss_stats(*est, plan, keep_estimates, pgbb_cr_glue::interrupt_callback());
-  if (st.pass.interrupted) pgbb_glue::raise_interrupt();
+  const pgbb::SsStats st = pgbb_glue::interruptible(
+      [&](const pgbb::StopCallback& stop) { return pgbb::cr_ss_stats(*est, plan, keep_estimates, stop); });
   return Rcpp::List::create(Rcpp::Named("theta_hat") = st.theta_hat, Rcpp::Named("ss_full") = st.ss_full,
                             Rcpp::Named("ss_resample_max") = st.ss_resample_max,
                             Rcpp::Named("dist") = Rcpp::wrap(st.dist),

@@ -33,7 +33,7 @@ Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, do
   if (y.size() != x.rows()) Rcpp::stop("internal error: lengths differ");
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   const pgbb::HuberRidge hr = huber_from(c, kappa, lambda, tol);
-  return pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  return pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::dp_bootstrap_huber(x, y.data(), hr, B, sigma_e, sens, rng, stop);
   });
 }
@@ -43,7 +43,7 @@ Eigen::MatrixXd cpp_dpb_huber(Eigen::MatrixXd x, Eigen::VectorXd y, double c, do
 Rcpp::NumericVector cpp_dpb_mean(Rcpp::NumericVector x, double lower, double upper, int B,
                                  double sigma_e, Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  return Rcpp::wrap(pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  return Rcpp::wrap(pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::dp_bootstrap_mean(x.begin(), x.size(), lower, upper, B, sigma_e, rng, stop);
   }));
 }

@@ -43,22 +43,19 @@ Rcpp::NumericMatrix cpp_dp_sgld(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rc
 
   std::unique_ptr<Rcpp::Function> tick;
   if (!Rf_isNull(progress)) tick.reset(new Rcpp::Function(progress));
-  pgbb::SgldCallback cb = [&tick](int64_t done, int64_t total) {
-    if (pgbb_glue::user_interrupted()) return true;
-    if (tick) (*tick)(static_cast<double>(done), static_cast<double>(total));
-    return false;
-  };
   pgbb::Rng rng = pgbb::Rng::stream(pgbb_glue::seed_from(seed), static_cast<uint64_t>(stream));
   std::vector<double> th = Rcpp::as<std::vector<double>>(theta0);
-  std::vector<double> out;
-  try {
-    out = pgbb::with_loss(s, [&](const auto& loss) {
+  const std::vector<double> out = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
+    const pgbb::SgldCallback cb = [&](int64_t done, int64_t total) {
+      if (stop()) return true;
+      if (tick) (*tick)(static_cast<double>(done), static_cast<double>(total));
+      return false;
+    };
+    return pgbb::with_loss(s, [&](const auto& loss) {
       return pgbb::run_dp_sgld(loss, rows.data(), y.size() > 0 ? y.begin() : nullptr, n, p, th, cfg,
                                rng, cb);
     });
-  } catch (const pgbb::SgldInterrupted&) {
-    throw Rcpp::internal::InterruptedException();
-  }
+  });
   const int d = static_cast<int>(th.size());
   const int64_t kept = static_cast<int64_t>(out.size()) / d;
   Rcpp::NumericMatrix res(kept, d);

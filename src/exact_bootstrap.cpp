@@ -37,7 +37,7 @@ Rcpp::List cpp_exact_bootstrap(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcp
                                     blocked ? &part : nullptr);
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
   const bool fixed_u = U.nrow() == draws && U.ncol() == blocks && blocked;
-  return pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  return pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::with_loss(s, [&](const auto& loss) {
       const int d = loss.dim();
       if (start.size() != d) Rcpp::stop("internal error: 'start' has the wrong length");

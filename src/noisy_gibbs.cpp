@@ -46,7 +46,7 @@ Rcpp::List cpp_ng_expfam_gibbs(std::string family, double z, double noise_sd, do
   } else {
     Rcpp::stop("internal error: unknown family");
   }
-  const pgbb::ExpFamilyDraws d = pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  const pgbb::ExpFamilyDraws d = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::noisy_gibbs_expfam(model, z, noise_sd, static_cast<int64_t>(n), lower, upper,
                                     schedule_from(iterations, burn_in, thin), rng, stop);
   });
@@ -97,7 +97,7 @@ Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::Vector
   prior.precision = prior_precision;
   prior.shape = prior_shape;
   prior.rate = prior_rate;
-  const pgbb::LinearDraws d = pgbb_glue::interruptible([&](const std::function<bool()>& stop) {
+  const pgbb::LinearDraws d = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::noisy_gibbs_linear(z, noise_sd, m2, m4, static_cast<int64_t>(n), p, prior,
                                     schedule_from(iterations, burn_in, thin), rng, stop);
   });

@@ -1,6 +1,6 @@
 // Rcpp glue for resampling (src/core/resampling.h).
 #include "core/resampling.h"
-#include "cr_glue.h"
+#include "interrupt.h"
 #include "glue.h"
 
 // [[Rcpp::export]]
@@ -20,14 +20,14 @@ Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa
   plan.kappa = kappa;
   plan.seed = pgbb_glue::seed_from(seed);
   Rcpp::IntegerMatrix out(B, m);
-  const auto stop = pgbb_cr_glue::interrupt_callback();
-  const pgbb::ResamplePass pass = pgbb::for_each_resample(
-      plan,
-      [&](int i, const uint32_t* idx, int mm) {
-        for (int t = 0; t < mm; ++t) out(i, t) = static_cast<int>(idx[t]) + 1;
-      },
-      stop);
-  if (pass.interrupted) pgbb_glue::raise_interrupt();
+  const pgbb::ResamplePass pass = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
+    return pgbb::for_each_resample(
+        plan,
+        [&](int i, const uint32_t* idx, int mm) {
+          for (int t = 0; t < mm; ++t) out(i, t) = static_cast<int>(idx[t]) + 1;
+        },
+        stop);
+  });
   return Rcpp::List::create(Rcpp::Named("indices") = out,
                             Rcpp::Named("failed_at") = pass.failed_at + 1,
                             Rcpp::Named("failed_mult") = pass.failed_mult);

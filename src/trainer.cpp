@@ -129,19 +129,17 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
     holder.reset(new Rcpp::Function(progress));
     tick = holder.get();
   }
-  pgbb::TrainCallback cb = [tick](int done, int total) {
-    if (pgbb_glue::user_interrupted()) return true;
-    if (tick) (*tick)(done, total);
-    return false;
-  };
-  try {
-    pgbb::with_loss(spec, [&](const auto& loss) {
+  pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
+    const pgbb::TrainCallback cb = [&](int done, int total) {
+      if (stop()) return true;
+      if (tick) (*tick)(done, total);
+      return false;
+    };
+    return pgbb::with_loss(spec, [&](const auto& loss) {
       pgbb::train(loss, rows, part, gen, cfg, train_rng, cb);
       return 0;
     });
-  } catch (const pgbb::TrainingInterrupted&) {
-    pgbb_glue::raise_interrupt();
-  }
+  });
   return save_weights(gen);
 }
 

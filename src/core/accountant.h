@@ -71,6 +71,8 @@
 #include <string>
 #include <vector>
 
+#include "stop.h"
+
 namespace pgbb {
 
 namespace acct {
@@ -798,7 +800,7 @@ struct Calibration {
 /// evaluation (user interrupts); returning true aborts with std::runtime_error.
 inline Calibration calibrate_sigma(const LogMomentAccountant& acc, double releases, double epsilon,
                                    double delta, Conversion conv, double rel_tol,
-                                   const std::function<bool()>& should_stop = {}) {
+                                   const StopCallback& should_stop = {}) {
   if (!(epsilon > 0) || !std::isfinite(epsilon))
     throw std::invalid_argument("calibrate_sigma: 'epsilon' must be a positive finite number");
   if (!(delta > 0 && delta < 1))
@@ -826,7 +828,7 @@ inline Calibration calibrate_sigma(const LogMomentAccountant& acc, double releas
   }
   Calibration res;
   auto eval = [&](double sigma) {
-    if (should_stop && should_stop()) throw std::runtime_error("calibrate_sigma: interrupted");
+    stop_if_asked(should_stop);
     ++res.evaluations;
     return epsilon_of_sigma(acc, sigma, releases, delta, conv);
   };

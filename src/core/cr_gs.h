@@ -430,7 +430,7 @@ struct GsStats {
 };
 
 inline GsStats cr_gs_stats(ResampleEstimator& est, const ResamplePlan& plan, bool keep_estimates,
-                           const std::function<bool()>& stop = nullptr) {
+                           const StopCallback& stop = nullptr) {
   const int d = est.dim();
   GsStats st;
   st.theta_hat.assign(d, 0.0);
@@ -444,7 +444,7 @@ inline GsStats cr_gs_stats(ResampleEstimator& est, const ResamplePlan& plan, boo
       Resampler rs(plan);
       std::vector<uint32_t> idx(static_cast<size_t>(plan.m));
       for (int i = 0; i < plan.B; ++i) {
-        if (stop && (i & 63) == 63 && stop()) { st.pass.interrupted = true; return st; }
+        poll_stop(stop, i + 1, 64);
         double sum = 0.0;
         const int over = rs.draw_sum(i, idx.data(), me->data().x, &sum);
         if (over > 0) { st.pass.failed_at = i; st.pass.failed_mult = over; return st; }

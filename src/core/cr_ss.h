@@ -389,7 +389,7 @@ struct SsStats {
 };
 
 inline SsStats cr_ss_stats(SmoothEstimator& est, const ResamplePlan& plan, bool keep_estimates,
-                           const std::function<bool()>& stop = nullptr) {
+                           const StopCallback& stop = nullptr) {
   SsStats st;
   st.theta_hat = est.full(&st.ss_full);
   st.dist.assign(static_cast<size_t>(plan.B), 0.0);

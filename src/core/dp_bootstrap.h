@@ -22,8 +22,8 @@
 
 #include "discrete_gaussian.h"
 #include "exact_sum.h"
-#include "noisy_gibbs.h"  // StopCallback, poll_stop
 #include "rng.h"
+#include "stop.h"
 
 namespace pgbb {
 
@@ -226,7 +226,7 @@ inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd
   std::vector<double> counts;
   Eigen::VectorXd start;
   for (int b = 0; b < B; ++b) {
-    if (should_stop && should_stop()) throw std::runtime_error("interrupted by the user");
+    stop_if_asked(should_stop);
     bootstrap_counts(n, rng, counts);
     const Eigen::VectorXd fit = huber_ridge_fit(x, y, counts, hr, start);
     start = fit;  // warm start only: every fit is certified against its own minimiser
@@ -254,7 +254,7 @@ inline std::vector<double> dp_bootstrap_mean(const double* x, int64_t n, double 
   // The resample sum is exact (exact_sum.h): its rounding never depends on other records.
   ExactSum acc(1, nd * std::max(std::fabs(lower), std::fabs(upper)));
   for (int b = 0; b < B; ++b) {
-    if (should_stop && b % 64 == 0 && should_stop()) throw std::runtime_error("interrupted by the user");
+    poll_stop(should_stop, b, 64);
     acc.clear();
     for (int64_t i = 0; i < n; ++i) acc.add(0, xc[rng.uniform_int(static_cast<uint64_t>(n))]);
     double total;

@@ -42,6 +42,7 @@
 #include "exact_sum.h"
 #include "losses.h"
 #include "rng.h"
+#include "stop.h"
 
 namespace pgbb {
 
@@ -63,14 +64,8 @@ struct SgldConfig {
   std::vector<double> floor;
 };
 
-/// @brief Thrown when the callback asks the sampler to stop (user interrupt).
-class SgldInterrupted : public std::runtime_error {
- public:
-  SgldInterrupted() : std::runtime_error("DP-SGLD interrupted by the user") {}
-};
-
 /// @brief Progress and interrupt hook: called with (iterations done, T); returning
-/// true stops the chain (SgldInterrupted). Nothing is returned from a stopped chain.
+/// true stops the chain (Interrupted, stop.h). Nothing is returned from a stopped chain.
 using SgldCallback = std::function<bool(int64_t, int64_t)>;
 
 /// @brief Number of draws a chain stores.
@@ -148,7 +143,7 @@ std::vector<double> run_dp_sgld(const Loss& loss, const double* x, const double*
       ++stored;
     }
     if (callback && (t % cfg.callback_every == 0 || t == cfg.iterations))
-      if (callback(t, cfg.iterations)) throw SgldInterrupted();
+      if (callback(t, cfg.iterations)) throw Interrupted();
   }
   if (clipped) *clipped = n_clipped;
   return out;

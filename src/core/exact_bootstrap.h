@@ -20,6 +20,7 @@
 #include "design.h"
 #include "losses.h"
 #include "rng.h"
+#include "stop.h"
 
 namespace pgbb {
 
@@ -134,7 +135,7 @@ bool solve_weighted(const Loss& loss, const RowStore<double>& rows, const double
 template <class Loss>
 int exact_bootstrap(const Loss& loss, const RowStore<double>& rows, const BlockPartition* part,
                     double gamma, int draws, double tau, const double* start, const double* U,
-                    Rng& rng, double* out, const std::function<bool()>& interrupted = {}) {
+                    Rng& rng, double* out, const StopCallback& should_stop = {}) {
   const int d = loss.dim();
   const int64_t n = rows.n();
   std::vector<double> w(static_cast<size_t>(n), 1.0 / static_cast<double>(n));
@@ -159,7 +160,7 @@ int exact_bootstrap(const Loss& loss, const RowStore<double>& rows, const BlockP
     theta = center;
     if (!solve_weighted(loss, rows, w.data(), tau, theta.data())) ++failed;
     for (int j = 0; j < d; ++j) out[b + static_cast<size_t>(j) * draws] = theta[j];
-    if (interrupted && b % 64 == 63 && interrupted()) throw std::runtime_error("interrupted by the user");
+    poll_stop(should_stop, b + 1, 64);
   }
   return failed;
 }

@@ -12,34 +12,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "normal.h"
+
 namespace pgbb {
 
 namespace gdp_detail {
-constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // log(sqrt(2 pi))
-constexpr double kSqrt2 = 1.41421356237309504880;
-}  // namespace gdp_detail
+using normal_detail::kLogSqrt2Pi;
+using normal_detail::kSqrt2;
 
-/// @brief log Phi(x), accurate in the far lower tail (where Phi(x) underflows).
-/// Uses erfc down to x = -37 (erfc keeps full relative accuracy there) and the
-/// asymptotic Mills-ratio series below, whose truncation error at x = -37 is
-/// below 1e-15 relative.
-inline double log_norm_cdf(double x) {
-  if (std::isnan(x)) return x;
-  if (x == std::numeric_limits<double>::infinity()) return 0.0;
-  if (x == -std::numeric_limits<double>::infinity()) return -std::numeric_limits<double>::infinity();
-  if (x > 0.0) return std::log1p(-0.5 * std::erfc(x / gdp_detail::kSqrt2));
-  if (x > -37.0) return std::log(0.5 * std::erfc(-x / gdp_detail::kSqrt2));
-  // Phi(x) = phi(x) / |x| * (1 - 1/x^2 + 3/x^4 - 15/x^6 + 105/x^8 - 945/x^10 + 10395/x^12 ...)
-  const double t = 1.0 / (x * x);
-  const double series =
-      1.0 + t * (-1.0 + t * (3.0 + t * (-15.0 + t * (105.0 + t * (-945.0 + t * 10395.0)))));
-  return -0.5 * x * x - gdp_detail::kLogSqrt2Pi - std::log(-x) + std::log(series);
-}
-
-/// @brief Phi(x).
-inline double norm_cdf(double x) { return 0.5 * std::erfc(-x / gdp_detail::kSqrt2); }
-
-namespace gdp_detail {
 /// log of the N(0, 1) mass of [c - h, c + h] for 0 < h <= 1/2 and |c| h <= 5, without
 /// the cancellation of Phi(c + h) - Phi(c - h) (which loses every digit once the mass
 /// is below ~1e-16 Phi(c + h)). The mass is phi(c) int_{-h}^{h} e^{-cs - s^2/2} ds, and
@@ -59,58 +39,6 @@ inline double log_interval_mass(double c, double h) {
   return -0.5 * c * c - kLogSqrt2Pi + std::log(2.0 * h) + std::log(sum);
 }
 }  // namespace gdp_detail
-
-/// @brief Standard normal quantile Phi^{-1}(p): Acklam's rational approximation
-/// polished by two Halley steps on erfc, relative error ~1e-15 (tested against
-/// qnorm).
-inline double norm_quantile(double p) {
-  if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("norm_quantile: p must be in [0, 1]");
-  if (p == 0.0) return -std::numeric_limits<double>::infinity();
-  if (p == 1.0) return std::numeric_limits<double>::infinity();
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
-  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01,  -1.328068155288572e+01};
-  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
-  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                             3.754408661907416e+00};
-  const double plow = 0.02425;
-  double x;
-  if (p < plow) {
-    const double q = std::sqrt(-2.0 * std::log(p));
-    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
-  } else if (p <= 1.0 - plow) {
-    const double q = p - 0.5, r = q * q;
-    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
-  } else {
-    const double q = std::sqrt(-2.0 * std::log1p(-p));
-    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
-  }
-  // Halley refinement, written on the tail that is computed accurately.
-  for (int it = 0; it < 2; ++it) {
-    if (x < -37.0) {
-      // Deep lower tail (p below ~1e-300): exp(x^2 / 2) overflows and Phi(x) - p
-      // loses all precision among subnormals, so the step below would give NaN.
-      // Newton on log Phi(x) = log p instead, with the Mills ratio Phi / phi.
-      const double lp = log_norm_cdf(x);
-      x -= (lp - std::log(p)) * std::exp(lp + 0.5 * x * x + gdp_detail::kLogSqrt2Pi);
-      continue;
-    }
-    double e;
-    if (x < 0) {
-      e = norm_cdf(x) - p;
-    } else {
-      e = (1.0 - p) - 0.5 * std::erfc(x / gdp_detail::kSqrt2);  // = Phi(x) - p on the upper tail
-    }
-    const double u = e * std::sqrt(2.0 * M_PI) * std::exp(0.5 * x * x);
-    x = x - u / (1.0 + 0.5 * x * u);
-  }
-  return x;
-}
 
 /// @brief delta_mu(epsilon) of Proposition 3.6,
 ///   Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),

@@ -22,40 +22,15 @@
 
 #include "discrete_gaussian.h"
 #include "exact_sum.h"
+#include "gibbs_schedule.h"
+#include "normal.h"
 #include "rng.h"
+#include "stop.h"
 
 namespace pgbb {
 
-/// @brief Length, burn-in and thinning of a Gibbs chain. Kept draws are the
-/// iterations t = burn_in + thin, burn_in + 2 thin, ..., <= iterations.
-struct GibbsSchedule {
-  int64_t iterations = 4000;
-  int64_t burn_in = 2000;
-  int64_t thin = 2;
-
-  void validate() const {
-    if (iterations < 1) throw std::invalid_argument("Gibbs schedule: 'iterations' must be at least 1");
-    if (burn_in < 0 || burn_in >= iterations)
-      throw std::invalid_argument("Gibbs schedule: 'burn_in' must be in [0, iterations)");
-    if (thin < 1) throw std::invalid_argument("Gibbs schedule: 'thin' must be at least 1");
-    if (kept() < 1) throw std::invalid_argument("Gibbs schedule keeps no draws: lower 'burn_in' or 'thin'");
-  }
-  int64_t kept() const { return (iterations - burn_in) / thin; }
-  bool keep(int64_t t) const { return t > burn_in && (t - burn_in) % thin == 0; }  // t is 1-based
-};
-
-/// A long loop polls this every `kPollEvery` iterations; returning true stops the
-/// chain with std::runtime_error (the glue turns an R interrupt into `true`).
-using StopCallback = std::function<bool()>;
-constexpr int64_t kPollEvery = 1000;
-
-inline void poll_stop(const StopCallback& should_stop, int64_t t) {
-  if (should_stop && t % kPollEvery == 0 && should_stop())
-    throw std::runtime_error("interrupted by the user");
-}
-
-/// @brief Standard normal CDF (erfc form keeps precision in the lower tail).
-inline double std_normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+/// Iterations between polls of the stop callback (stop.h).
+constexpr int64_t kGibbsPollEvery = 1000;
 
 /// @brief Draw from N(0, 1) truncated to [lo, hi] (lo < hi, either may be infinite).
 /// Exact for every interval: plain rejection when the interval holds enough mass,
@@ -63,7 +38,7 @@ inline double std_normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2
 /// interval only needs to be non-empty; the cost is bounded in expectation.
 inline double truncated_std_normal(Rng& rng, double lo, double hi) {
   if (!(lo < hi)) throw std::invalid_argument("truncated normal: empty interval");
-  if (lo < 0.0 && hi > 0.0 && std_normal_cdf(hi) - std_normal_cdf(lo) > 0.25) {
+  if (lo < 0.0 && hi > 0.0 && norm_cdf(hi) - norm_cdf(lo) > 0.25) {
     for (;;) {
       const double z = rng.normal();
       if (z >= lo && z <= hi) return z;
@@ -209,7 +184,7 @@ inline ExpFamilyDraws noisy_gibbs_expfam(const ExpFamilyModel& model, double z, 
   const double noise_var = noise_sd * noise_sd;
   double theta = 0.0;
   for (int64_t t = 1; t <= schedule.iterations; ++t) {
-    poll_stop(should_stop, t);
+    poll_stop(should_stop, t, kGibbsPollEvery);
     // (1) theta | s, conjugate.
     if (model.family == ExpFamily::Gaussian) {
       const double s2 = model.known_sd * model.known_sd;

@@ -301,7 +301,7 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
   const double tau2 = noise_sd * noise_sd;
   int64_t kept_i = 0;
   for (int64_t t = 1; t <= schedule.iterations; ++t) {
-    poll_stop(should_stop, t);
+    poll_stop(should_stop, t, kGibbsPollEvery);
     if (noise_sd > 0.0) {
       // L(theta): rows q..q+p-1 give x x' theta, the last row theta' x x' theta.
       lmat.bottomRows(p + 1).setZero();

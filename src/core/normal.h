@@ -1,4 +1,8 @@
-// Standard normal distribution functions used by the losses and the generator.
+// The standard normal distribution: Phi, phi, log Phi and Phi^{-1}, defined once
+// for the whole core (the losses, the generator's level features, the GDP
+// conversions of the confidence-region paper and the baselines' samplers).
+//
+// Plain C++17, no R headers.
 #ifndef PGBB_CORE_NORMAL_H
 #define PGBB_CORE_NORMAL_H
 
@@ -8,17 +12,44 @@
 
 namespace pgbb {
 
-/// @brief Standard normal cdf Phi(z).
-inline double norm_cdf(double z) { return 0.5 * std::erfc(-z * 0.70710678118654752440); }
+namespace normal_detail {
+constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // log(sqrt(2 pi))
+constexpr double kSqrt2 = 1.41421356237309504880;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1 / sqrt(2 pi)
+}  // namespace normal_detail
+
+/// @brief Standard normal cdf Phi(z); the erfc form keeps full relative precision in the lower tail.
+inline double norm_cdf(double z) { return 0.5 * std::erfc(-z / normal_detail::kSqrt2); }
 
 /// @brief Standard normal density phi(z).
-inline double norm_pdf(double z) { return 0.39894228040143267794 * std::exp(-0.5 * z * z); }
+inline double norm_pdf(double z) { return normal_detail::kInvSqrt2Pi * std::exp(-0.5 * z * z); }
 
-/// @brief Standard normal quantile Phi^{-1}(p), 0 < p < 1, by Wichura's
-/// algorithm AS 241 (PPND16, relative accuracy about 1e-16), the algorithm of
-/// R's qnorm().
+/// @brief log Phi(x), accurate in the far lower tail (where Phi(x) underflows).
+/// Uses erfc down to x = -37 (erfc keeps full relative accuracy there) and the
+/// asymptotic Mills-ratio series below, whose truncation error at x = -37 is
+/// below 1e-15 relative.
+inline double log_norm_cdf(double x) {
+  if (std::isnan(x)) return x;
+  if (x == std::numeric_limits<double>::infinity()) return 0.0;
+  if (x == -std::numeric_limits<double>::infinity()) return -std::numeric_limits<double>::infinity();
+  if (x > 0.0) return std::log1p(-0.5 * std::erfc(x / normal_detail::kSqrt2));
+  if (x > -37.0) return std::log(0.5 * std::erfc(-x / normal_detail::kSqrt2));
+  // Phi(x) = phi(x) / |x| * (1 - 1/x^2 + 3/x^4 - 15/x^6 + 105/x^8 - 945/x^10 + 10395/x^12 ...)
+  const double t = 1.0 / (x * x);
+  const double series =
+      1.0 + t * (-1.0 + t * (3.0 + t * (-15.0 + t * (105.0 + t * (-945.0 + t * 10395.0)))));
+  return -0.5 * x * x - normal_detail::kLogSqrt2Pi - std::log(-x) + std::log(series);
+}
+
+/// @brief Standard normal quantile Phi^{-1}(p) for 0 <= p <= 1 (-Inf and +Inf at
+/// the ends; anything else throws), by Wichura's algorithm AS 241 (PPND16,
+/// relative accuracy about 1e-16), the algorithm of R's qnorm(). Beyond
+/// p = 1e-300, where AS 241's last rational piece was not fitted, one Newton step
+/// on log Phi(x) = log p polishes the result.
 inline double norm_quantile(double p) {
-  if (!(p > 0.0 && p < 1.0)) throw std::invalid_argument("norm_quantile: p must be in (0, 1)");
+  if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("norm_quantile: p must be in [0, 1]");
+  if (p == 0.0) return -std::numeric_limits<double>::infinity();
+  if (p == 1.0) return std::numeric_limits<double>::infinity();
   const double q = p - 0.5;
   if (std::fabs(q) <= 0.425) {
     const double r = 0.180625 - q * q;
@@ -49,7 +80,12 @@ inline double norm_quantile(double p) {
                7.868691311456132591e-4) * r + 0.0148753612908506148525) * r + 0.13692988092273580531) * r +
             0.59983220655588793769) * r + 1.0);
   }
-  return q < 0.0 ? -val : val;
+  const double x = q < 0.0 ? -val : val;
+  if (q < 0.0 && p < 1e-300) {
+    const double lp = log_norm_cdf(x);  // Phi(x) / phi(x) = exp(lp + x^2 / 2 + log sqrt(2 pi))
+    return x - (lp - std::log(p)) * std::exp(lp + 0.5 * x * x + normal_detail::kLogSqrt2Pi);
+  }
+  return x;
 }
 
 }  // namespace pgbb

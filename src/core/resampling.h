@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "rng.h"
+#include "stop.h"
 
 namespace pgbb {
 
@@ -311,21 +312,21 @@ class Resampler {
 struct ResamplePass {
   int failed_at = -1;      ///< first resample whose multiplicity exceeded kappa (0-based), or -1
   int failed_mult = 0;     ///< that multiplicity
-  bool interrupted = false;
 };
 
 /// @brief Visit resamples 0..B-1 in order, calling visit(i, idx, m). Stops at
 /// the first resample that fails the multiplicity check (Algorithm 1 returns
 /// bottom; the outcome is the same whichever resample is visited first, since
-/// each is drawn from its own stream). `stop` is polled every 64 resamples.
+/// each is drawn from its own stream). `stop` is polled every 64 resamples
+/// (Interrupted, stop.h).
 template <class Visit>
 ResamplePass for_each_resample(const ResamplePlan& plan, Visit&& visit,
-                               const std::function<bool()>& stop = nullptr) {
+                               const StopCallback& stop = nullptr) {
   Resampler rs(plan);
   std::vector<uint32_t> idx(static_cast<size_t>(plan.m));
   ResamplePass pass;
   for (int i = 0; i < plan.B; ++i) {
-    if (stop && (i & 63) == 63 && stop()) { pass.interrupted = true; return pass; }
+    poll_stop(stop, i + 1, 64);
     const int over = rs.draw(i, idx.data());
     if (over > 0) {
       pass.failed_at = i;

@@ -18,6 +18,7 @@
 #include "normal.h"
 #include "optimizer.h"
 #include "rng.h"
+#include "stop.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
@@ -49,13 +50,6 @@ class DenormalGuard {
   template <class F>
   auto outside(F&& f) { return f(); }
 #endif
-};
-
-/// @brief Thrown when the progress callback asks training to stop (a user
-/// interrupt). Nothing trained so far is returned: an interrupted fit releases nothing.
-class TrainingInterrupted : public std::runtime_error {
- public:
-  TrainingInterrupted() : std::runtime_error("training interrupted by the user") {}
 };
 
 /// @brief Settings of one noisy training run. Every entry is public: none is
@@ -104,7 +98,7 @@ struct TrainConfig {
 
 /// @brief Progress and interrupt hook: called with (iterations done, T) every
 /// callback_every iterations; returning true stops training
-/// (TrainingInterrupted). The R glue polls for user interrupts in it.
+/// (Interrupted, stop.h). The R glue polls for user interrupts in it.
 using TrainCallback = std::function<bool(int, int)>;
 
 /// @brief Number of smooth level features of a joint fit (tau, Phi^{-1}(tau));
@@ -451,7 +445,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
     if (t >= avg_start && (t - avg_start) % kAverageEvery == 0) average.add(gen.params());
 
     if (callback && ((t + 1) % cfg.callback_every == 0 || t + 1 == cfg.iterations))
-      if (denormals.outside([&] { return callback(t + 1, cfg.iterations); })) throw TrainingInterrupted();
+      if (denormals.outside([&] { return callback(t + 1, cfg.iterations); })) throw Interrupted();
   }
   average.write(gen.params());
 }

@@ -1,5 +1,5 @@
-# Avoiding copies of a large design (issue 9, natality scale) must not change
-# what is clipped or checked.
+# Avoiding copies of a large design (the natality scale) must not change what
+# is clipped or checked.
 
 test_that("clipping to the declared bounds returns x itself only when nothing is outside", {
   set.seed(1)
@@ -7,6 +7,14 @@ test_that("clipping to the declared bounds returns x itself only when nothing is
   inside <- pgbb:::.clip_columns(x, list(lower = rep(-1, 4), upper = rep(1, 4)))
   expect_identical(inside$x, x)
   expect_equal(inside$clipped, 0)
+  # The same object, not an equal copy: tracemem() reports an object's address.
+  if (capabilities("profmem")) {
+    expect_identical(tracemem(inside$x), tracemem(x))
+    untracemem(x)
+    clipped <- pgbb:::.clip_columns(x, list(lower = rep(-1, 4), upper = c(1, 0, 1, 1)))
+    expect_false(identical(tracemem(clipped$x), tracemem(x)))  # a real copy is told apart
+    untracemem(x)
+  }
 
   x2 <- x
   x2[3, 2] <- 5

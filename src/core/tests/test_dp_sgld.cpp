@@ -55,8 +55,8 @@ CORE_TEST(dp_sgld_schedule_validation_and_kept_draws) {
   CHECK_THROWS(pgbb::run_dp_sgld(loss, x.data(), nullptr, 3, 1, {0.0}, bad, r, nullptr));
   CHECK_THROWS(pgbb::run_dp_sgld(loss, x.data(), nullptr, 3, 1, {0.0, 1.0}, c, r, nullptr));
   // The callback can stop the chain.
-  CHECK_THROWS(pgbb::run_dp_sgld(loss, x.data(), nullptr, 3, 1, {0.0}, c, r,
-                                 [](int64_t, int64_t) { return true; }));
+  CHECK_INTERRUPTED(pgbb::run_dp_sgld(loss, x.data(), nullptr, 3, 1, {0.0}, c, r,
+                                      [](int64_t, int64_t) { return true; }));
 }
 
 CORE_TEST(dp_sgld_reflects_at_the_floor_and_is_deterministic) {
