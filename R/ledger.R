@@ -1,13 +1,6 @@
 # The privacy ledger of a PGBB fit: the noise scale from the accountant and
 # every setting the guarantee depends on.
 
-# The accountant functions live in another part of the package; look them up
-# at run time so a build without them can still fit with a given sigma.
-.accountant_fun <- function(name) {
-  ns <- asNamespace("pgbb")
-  if (exists(name, envir = ns, inherits = FALSE)) get(name, envir = ns) else NULL
-}
-
 # `runs` independent trainings of `iterations` steps each are runs * iterations * mc
 # subsampled Gaussian releases: each run draws its own partition independently of
 # the data, the per-release RDP bound holds for every partition, and RDP adds
@@ -18,17 +11,15 @@
   if (length(extra)) {
     # Only further accountant settings may pass through (e.g. 'orders');
     # anything else is a typo that must not be ignored silently.
-    sigma_fun <- .accountant_fun("pgbb_sigma")
     known <- c("epsilon", "delta", "n", "blocks", "gamma", "clip", "rate", "iterations", "mc", "J", "m",
                "alpha", "accountant", "conversion", "...")
-    allowed <- if (is.null(sigma_fun)) character(0) else setdiff(names(formals(sigma_fun)), known)
+    allowed <- setdiff(names(formals(pgbb_sigma)), known)
     nms <- names(extra)
     if (is.null(nms) || any(nms == "") || any(!nms %in% allowed))
-      stop(sprintf("pgbb_fit(): unused argument(s) %s%s.",
+      stop(sprintf("pgbb_fit(): unused argument(s) %s (further accountant settings: %s).",
                    paste0("'", if (is.null(nms)) "(unnamed)" else ifelse(nms == "", "(unnamed)", nms), "'",
                           collapse = ", "),
-                   if (length(allowed)) sprintf(" (further accountant settings: %s)",
-                                                paste(allowed, collapse = ", ")) else ""),
+                   paste(allowed, collapse = ", ")),
            call. = FALSE)
   }
   args <- c(list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
@@ -36,36 +27,31 @@
                  accountant = accountant, conversion = conversion), extra)
   target <- NA_real_
   order <- NA_real_
-  if (!is.null(epsilon)) {
+  if (!is.null(epsilon) && is.infinite(epsilon)) {
     target <- epsilon
-    if (is.infinite(epsilon)) {
-      sigma <- 0
-    } else {
-      sigma_fun <- .accountant_fun("pgbb_sigma")
-      if (is.null(sigma_fun))
-        stop("This build of pgbb has no privacy accountant (pgbb_sigma()); give 'sigma' instead of 'epsilon'.",
-             call. = FALSE)
-      sigma <- do.call(sigma_fun, c(list(epsilon = epsilon), args))
-      if (!is.numeric(sigma) || length(sigma) != 1L || !is.finite(sigma) || sigma <= 0)
-        stop("internal error: the accountant returned an invalid noise scale.", call. = FALSE)
-    }
-  }
-  sigma <- as.numeric(sigma)
-  if (sigma == 0) {
+    sigma <- 0
     achieved <- Inf
+  } else if (!is.null(epsilon)) {
+    # One accountant run: the calibration certifies the epsilon of the sigma it
+    # returns (Prop. 2.2 with the conversion), at the order that attains it.
+    target <- epsilon
+    cal <- do.call(pgbb_sigma, c(list(epsilon = epsilon), args))
+    sigma <- as.numeric(cal)
+    if (length(sigma) != 1L || !is.finite(sigma) || sigma <= 0)
+      stop("internal error: the accountant returned an invalid noise scale.", call. = FALSE)
+    achieved <- as.numeric(attr(cal, "epsilon"))
+    order <- attr(cal, "order") %||% NA_real_
+    if (!(achieved <= target * (1 + 1e-9)))
+      stop(sprintf("internal error: the accountant's sigma gives epsilon = %.6g above the target %.6g.",
+                   achieved, target), call. = FALSE)
   } else {
-    eps_fun <- .accountant_fun("pgbb_epsilon")
-    if (is.null(eps_fun)) {
-      achieved <- NA_real_
-      message("pgbb_fit(): no privacy accountant in this build; the ledger records sigma only.")
+    sigma <- as.numeric(sigma)
+    if (sigma == 0) {
+      achieved <- Inf
     } else {
-      achieved <- do.call(eps_fun, c(list(sigma = sigma), args))
-      order <- attr(achieved, "order")
-      if (is.null(order)) order <- NA_real_
+      achieved <- do.call(pgbb_epsilon, c(list(sigma = sigma), args))
+      order <- attr(achieved, "order") %||% NA_real_
       achieved <- as.numeric(achieved)
-      if (!is.na(target) && !(achieved <= target * (1 + 1e-9)))
-        stop(sprintf("internal error: the accountant's sigma gives epsilon = %.6g above the target %.6g.",
-                     achieved, target), call. = FALSE)
     }
   }
   structure(list(epsilon = achieved, target_epsilon = target, delta = delta, sigma = sigma,
