@@ -35,7 +35,6 @@
 .baseline_front <- function(x, estimator, prob, mu, alpha, B, B_min, B_max, bounds) {
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
-  .check_open_unit(alpha, "alpha")
   B <- .check_count(B, "B", min = B_min, max = B_max)
   sp <- .baseline_spec(estimator, x, if (missing(bounds)) NULL else bounds, prob)
   sp$B <- B
@@ -84,7 +83,8 @@
 #'   \eqn{2b/N} (\eqn{b} the kernel range) for the U-statistic.
 #' @param prob Quantile level for `estimator = "quantile"`.
 #' @param mu Total GDP budget, split \eqn{\mu/\sqrt2} per block.
-#' @param alpha Miscoverage of the final interval.
+#' @param alpha Miscoverage of the final interval (default 0.1, the paper's). Or give `level`.
+#' @param level Nominal level, `1 - alpha` (give one of the two).
 #' @param B Number of bootstrap estimates.
 #' @param m Bootstrap sample size; default \eqn{m_{DG}}.
 #' @param bounds Public bounds `c(lower, upper)`.
@@ -95,10 +95,11 @@
 #' set.seed(1)
 #' cr_dette_graw(runif(2000, -1, 1), "mean", mu = 8, bounds = c(-1, 1))
 #' @export
-cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
-                          B = 500, m = NULL, bounds) {
+cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = NULL,
+                          B = 500, m = NULL, bounds, level = NULL) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
+  alpha <- .cr_alpha(alpha, level)
   # B + 1 normals and B estimates are held at once.
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_dette_graw()")
@@ -169,10 +170,11 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 #' set.seed(1)
 #' cr_blbquant(runif(2000, -1, 1), "mean", mu = 8, bounds = c(-1, 1))
 #' @export
-cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = 0.1,
-                        B = 100, blocks = NULL, grid_step = NULL, bounds) {
+cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = NULL,
+                        B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
+  alpha <- .cr_alpha(alpha, level)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")
   B <- sp$B

@@ -163,6 +163,41 @@
          randomness = .noise_source()), extra)
 }
 
+# The GDP budget of CR-GS: `mu`, or the largest mu whose guarantee implies the
+# given (epsilon, delta)-DP (Proposition 3.6; gdp_mu() returns the feasible end).
+.cr_mu <- function(mu, epsilon, delta) {
+  if (!is.null(mu) && (!is.null(epsilon) || !is.null(delta)))
+    .arg_fail("mu", "given alone, or replaced by 'epsilon' and 'delta' (not both)")
+  if (is.null(mu)) {
+    if (is.null(epsilon) && is.null(delta)) .arg_fail("mu", "given (the GDP privacy budget), or 'epsilon' and 'delta'")
+    if (is.null(epsilon)) .arg_fail("epsilon", "given with 'delta' (or give 'mu')")
+    if (is.null(delta)) .arg_fail("delta", "given with 'epsilon' (or give 'mu')")
+    .check_positive(epsilon, "epsilon")
+    .check_open_unit(delta, "delta")
+    mu <- gdp_mu(epsilon, delta)
+  }
+  .check_positive(mu, "mu")
+  mu
+}
+
+# The region's miscoverage from `level` (the package's usual argument) or the
+# papers' `alpha` (default 0.1, a 90% region as in their tables).
+.cr_alpha <- function(alpha, level) {
+  if (is.null(level)) {
+    if (is.null(alpha)) return(0.1)
+    .check_open_unit(alpha, "alpha")
+    return(alpha)
+  }
+  .check_open_unit(level, "level")
+  if (!is.null(alpha)) {
+    .check_open_unit(alpha, "alpha")
+    if (abs(alpha - (1 - level)) > 1e-12)
+      .arg_fail("level", sprintf("consistent with 'alpha' (level = 1 - alpha), or give one of them; got level = %s and alpha = %s",
+                                 format(level), format(alpha)))
+  }
+  1 - level
+}
+
 .new_private_cr <- function(center, q_tilde, scale, alpha, plan, method, spec, privacy, noise, call, extra = list()) {
   d <- length(center)
   radius <- q_tilde / scale
@@ -210,8 +245,11 @@
 #' }
 #' @param x Data: a numeric vector, or a matrix / data frame with one record per row.
 #' @param estimator A built-in name or a list (see the section on estimators).
-#' @param mu Privacy budget: the release is `mu`-GDP.
-#' @param alpha Miscoverage; the region has nominal level `1 - alpha`.
+#' @param mu Privacy budget: the release is `mu`-GDP. Or give `epsilon` and
+#'   `delta` instead: `mu` is then the largest budget whose GDP guarantee implies
+#'   \eqn{(\varepsilon, \delta)}-DP, [gdp_mu()] (Proposition 3.6).
+#' @param alpha Miscoverage; the region has nominal level `1 - alpha` (default
+#'   0.1, the paper's). Or give `level`.
 #' @param B Number of resamples.
 #' @param m Resample size; default `ceiling(n / log(n))`.
 #' @param mode `"wr"` (m-out-of-n with replacement) or `"wor"` (subsampling).
@@ -220,6 +258,8 @@
 #'   `c(lower, upper)`, `list(lower = , upper = )` or a 2-row matrix.
 #' @param ... Estimator parameters: `y`, `lambda`, `huber_c`, `tol`, `radius`, `a`,
 #'   `step_c`, `degenerate` (exact names; any other name is an error).
+#' @param level Nominal level of the region, `1 - alpha` (give one of the two).
+#' @param epsilon,delta An \eqn{(\varepsilon, \delta)}-DP budget in place of `mu`.
 #' @return An object of class `"private_cr"`: a list with `center` (private centre),
 #'   `radius` (private radius on the parameter scale), `scale` (\eqn{\tau_n}),
 #'   `interval` (one-dimensional case) or `ball`, `privacy` (`mu`, `delta`, and the
@@ -237,8 +277,8 @@
 #' cr_gs(x, "mean", mu = 8, bounds = c(-1, 1), mode = "wor")
 #' @seealso [cr_ss()], [cr_dette_graw()], [cr_blbquant()], [gdp_delta()].
 #' @export
-cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mode = c("wr", "wor"),
-                  rho = NULL, bounds, ...) {
+cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mode = c("wr", "wor"),
+                  rho = NULL, bounds, ..., level = NULL, epsilon = NULL, delta = NULL) {
   cl <- match.call()
   dots <- list(...)
   # The SGD step exponent `a` (documented under ...) is a prefix of `alpha`, so R's
@@ -251,9 +291,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
   }
   .check_dots(dots, c("y", "lambda", "huber_c", "tol", "radius", "a", "step_c", "degenerate"), "cr_gs")
   mode <- .match_arg(mode)
-  if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
-  .check_positive(mu, "mu")
-  .check_open_unit(alpha, "alpha")
+  mu <- .cr_mu(if (missing(mu)) NULL else mu, epsilon, delta)
+  alpha <- .cr_alpha(alpha, level)
   if (missing(bounds)) bounds <- NULL
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_gs()")
@@ -307,6 +346,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 #' @inheritParams cr_gs
 #' @param estimator `"quantile"`, `"ustat_product"` or a list (see the section on estimators).
 #' @param prob Quantile level for `estimator = "quantile"`.
+#' @param mu Privacy budget: the release is `(mu, delta)`-GDP (Theorem 5.6).
 #' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1).
 #' @param bounds Public bounds `c(lower, upper)` on the data.
 #' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`
@@ -327,8 +367,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = 0.1, B = 500, m = NULL, mod
 #' u <- runif(2000, -0.5, 0.5)
 #' cr_ss(u, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wor")
 #' @export
-cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = 0.1, B = 500,
-                  m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ...) {
+cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = NULL, B = 500,
+                  m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ..., level = NULL) {
   cl <- match.call()
   mode <- .match_arg(mode)
   if (is.character(estimator)) {
@@ -340,7 +380,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .check_positive(mu, "mu")
   if (missing(delta)) .arg_fail("delta", "given (the delta of (mu, delta)-GDP)")
   .check_open_unit(delta, "delta")
-  .check_open_unit(alpha, "alpha")
+  alpha <- .cr_alpha(alpha, level)
   if (missing(bounds)) bounds <- NULL
   dots <- list(...)
   .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")

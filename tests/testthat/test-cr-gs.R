@@ -192,3 +192,39 @@ test_that("the multiplicity failure of Algorithm 1 propagates from the statistic
 test_that("an impossible SGD schedule is an error naming the remedy", {
   expect_error(pgbb:::cpp_sgd_t0(1e-3, 0.9, 1, 0.01), "step_c")
 })
+
+test_that("cr_* take `level` beside the paper's `alpha`, and cr_gs an (epsilon, delta) budget", {
+  set.seed(5)
+  x <- runif(3000, -1, 1)
+  # level = 0.95 is alpha = 0.05: the same release under the same seed.
+  set.seed(6); a <- cr_gs(x, "mean", mu = 4, alpha = 0.05, bounds = c(-1, 1), B = 200)
+  set.seed(6); l <- cr_gs(x, "mean", mu = 4, level = 0.95, bounds = c(-1, 1), B = 200)
+  expect_identical(l$interval, a$interval)
+  expect_equal(l$level, 0.95)
+  set.seed(6); d <- cr_gs(x, "mean", mu = 4, bounds = c(-1, 1), B = 200)
+  expect_equal(d$level, 0.9)  # the paper's default
+  expect_error(cr_gs(x, "mean", mu = 4, alpha = 0.1, level = 0.95, bounds = c(-1, 1)), "'level'")
+  expect_error(cr_gs(x, "mean", mu = 4, level = 1.5, bounds = c(-1, 1)), "'level'")
+  # (epsilon, delta): mu is gdp_mu(epsilon, delta), whose guarantee implies the budget.
+  set.seed(6); e <- cr_gs(x, "mean", epsilon = 1, delta = 1e-5, bounds = c(-1, 1), B = 200)
+  mu <- gdp_mu(1, 1e-5)
+  expect_equal(e$privacy$mu, mu)
+  expect_lte(gdp_delta(mu, 1), 1e-5 * (1 + 1e-9))
+  set.seed(6); m <- cr_gs(x, "mean", mu = mu, bounds = c(-1, 1), B = 200)
+  expect_identical(e$interval, m$interval)
+  expect_error(cr_gs(x, "mean", mu = 1, epsilon = 1, delta = 1e-5, bounds = c(-1, 1)), "'mu'")
+  expect_error(cr_gs(x, "mean", epsilon = 1, bounds = c(-1, 1)), "'delta'")
+  expect_error(cr_gs(x, "mean", delta = 1e-5, bounds = c(-1, 1)), "'epsilon'")
+  expect_error(cr_gs(x, "mean", bounds = c(-1, 1)), "'mu'")
+  # The other confidence-region front ends share the level argument.
+  set.seed(7); s1 <- cr_ss(x, "quantile", mu = 8, delta = 1e-6, alpha = 0.2, bounds = c(-1, 1), B = 60, mode = "wor")
+  set.seed(7); s2 <- cr_ss(x, "quantile", mu = 8, delta = 1e-6, level = 0.8, bounds = c(-1, 1), B = 60, mode = "wor")
+  expect_identical(s1$interval, s2$interval)
+  set.seed(8); g1 <- cr_dette_graw(x, "mean", mu = 8, alpha = 0.2, B = 100, bounds = c(-1, 1))
+  set.seed(8); g2 <- cr_dette_graw(x, "mean", mu = 8, level = 0.8, B = 100, bounds = c(-1, 1))
+  expect_identical(g1$interval, g2$interval)
+  expect_equal(g2$level, 0.8)
+  set.seed(9); b1 <- cr_blbquant(x, "mean", mu = 8, alpha = 0.2, bounds = c(-1, 1))
+  set.seed(9); b2 <- cr_blbquant(x, "mean", mu = 8, level = 0.8, bounds = c(-1, 1))
+  expect_identical(b1$interval, b2$interval)
+})
