@@ -84,7 +84,8 @@
 
 # The `...` of a formula front end: model.frame()'s `subset` and `na.action` and
 # the documented settings only. Anything else (a misspelt argument, `weights`,
-# `offset`) used to vanish into `...` and the fit ran as if it had not been given.
+# `offset`) is an error: it must never vanish into `...` and leave a fit that ran
+# as if it had not been given.
 # `dots` is the unevaluated `...` (match.call(expand.dots = FALSE)$...), `known`
 # every argument name of `fun` and `control_fun` the function whose settings
 # belong in `control =` (both for the "did you mean" hint).

@@ -167,8 +167,8 @@
 # column), the clip and the noise are the same; they differ in conditioning.
 # The error that gradient noise leaves in an M-estimate is H^{-1} times the
 # noise, and on [0, 1] every column is strongly correlated with the intercept,
-# which inflates H^{-1} along that direction (issue 16: about 2.2x the slope
-# noise error for one uniform column). Without an intercept a shift would add
+# which inflates H^{-1} along that direction (about 2.2x the slope noise error
+# for one uniform column). Without an intercept a shift would add
 # an intercept the model does not have, so columns are only divided by
 # max(|lower|, |upper|) and land in [-1, 1].
 #

@@ -1,4 +1,4 @@
-# Noise-aware intervals: pooling R independent trainings (issue 16).
+# Noise-aware intervals: pooling R independent trainings.
 #
 # One PGBB training is one noisy realisation of the generator: its draws spread
 # over the Dirichlet block weights (the sampling uncertainty) but not over the

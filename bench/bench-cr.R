@@ -1,4 +1,4 @@
-# Benchmark of the one-shot confidence regions (issue 6): n = 50000, B = 500,
+# Benchmark of the one-shot confidence regions: n = 50000, B = 500,
 # m = ceiling(n / log n), one core, median of 3 runs (plus a warm-up), beside the
 # runtimes the CR paper reports in Tables 3 and 4 at n = 50000.
 # Run with the installed package:  Rscript bench/bench-cr.R

@@ -5,7 +5,7 @@
 # and per training iteration. On a shared machine the CPU time is the better
 # measure of one core's work; elapsed time includes waiting for the core.
 #
-# Settings (issue 4):
+# Settings:
 #  regression  n = 10000, p = 3, S = 20, q = 0.1, T = 10000, K = 1, 3 x 256,
 #              Huber with scale (Section 5.1)               target < 2 s
 #  natality    n = 1,940,000 synthetic, p = 14, S = 5, q = 0.01, T = 10000,

@@ -1,4 +1,4 @@
-# Issue 9, cases 1, 4 and 6: the PGBB paper's regression setting (Section 5.1,
+# Cases 1, 4 and 6: the PGBB paper's regression setting (Section 5.1,
 # SM S3.2): n = 10000, p = 3 covariates in [-1, 1], S = 20 blocks, q = 0.1,
 # T = 10000, K = 1, a 3 x 256 generator, Huber regression with scale, epsilon = 1,
 # delta = 1/n.

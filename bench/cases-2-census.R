@@ -1,4 +1,4 @@
-# Issue 9, case 2: returns to schooling at Census scale (PGBB paper, Section 6
+# Case 2: returns to schooling at Census scale (PGBB paper, Section 6
 # and SM S3.3): n = 65,023 synthetic rows shaped like the 1980 Census extract of
 # Angrist et al. (2006) (men aged 40-49; log weekly wage on years of schooling,
 # potential experience = age - schooling - 6, and a black indicator; p = 4 with
@@ -38,7 +38,7 @@ census_setup <- function() {
        fml = logwage ~ educ + exper + black, taus = c(0.1, 0.3, 0.5, 0.7, 0.9))
 }
 
-# Issue 16: the cost of the noise-aware default (runs = 5 trainings sharing the
+# The cost of the noise-aware default (runs = 5 trainings sharing the
 # T iterations, pooled) against the paper's single training (runs = 1) of the
 # same T, both through pgbb(). Target: at most 2x (ratio >= 0.5).
 noise_aware_cost <- function() {

@@ -1,4 +1,4 @@
-# Issue 9, case 3: natality scale (PGBB paper, Section 6 and SM S3.3):
+# Case 3: natality scale (PGBB paper, Section 6 and SM S3.3):
 # n = 1,940,000 synthetic birth records, p = 14 (intercept, 8 indicators and 5
 # covariates scaled into [0, 1]), birthweight in grams, one joint generator over
 # tau = 0.1, 0.3, 0.5, 0.7, 0.9, S = 5, q = 0.01, K = 5, T = 10000, 3 x 256,

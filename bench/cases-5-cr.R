@@ -1,4 +1,4 @@
-# Issue 9, case 5: the one-shot private confidence regions (CR paper, Tables 3
+# Case 5: the one-shot private confidence regions (CR paper, Tables 3
 # and 4) at n = 50000, B = 500, m = ceiling(n / log n), mu = 8, WR and WOR:
 # CR-GS for the mean of Uniform[-1, 1] data (target < 10 ms) and CR-SS for the
 # median (delta = 1e-6; target < 50 ms). The alternative column holds the

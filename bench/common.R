@@ -1,4 +1,4 @@
-# Shared helpers for the benchmarks (issue 9). Timings live here, never in tests.
+# Shared helpers for the benchmarks. Timings live here, never in tests.
 #
 # Every timing is the median over BENCH_RUNS runs (default 3) of both the
 # elapsed (wall) time and the CPU time (user + system, including waited-for

@@ -1,4 +1,4 @@
-# One entry point for every benchmark (issue 9): `Rscript bench/run.R` or
+# One entry point for every benchmark: `Rscript bench/run.R` or
 # `make bench`. Runs each bench/cases-*.R file in this process (each defines
 # cases(), returning a data frame of bench_case() rows) and prints one table
 # with the machine.

@@ -147,8 +147,8 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
 
 // A clipped copy of x (n x p) and the number of values changed. When no value
 // lies outside the bounds, clipping is the identity and x itself is returned:
-// at natality scale (n = 1.94M, p = 14) the copy would be 217 MB (issue 9 asks
-// for at most one extra copy of the design).
+// at natality scale (n = 1.94M, p = 14) the copy would be 217 MB, and a fit
+// makes at most one extra copy of the design.
 // [[Rcpp::export]]
 Rcpp::List cpp_clip_columns(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper) {
   if (lower.size() != x.ncol() || upper.size() != x.ncol()) Rcpp::stop("internal error: bounds length");

@@ -1,4 +1,4 @@
-# Bad input (issue 10, part 1): a table of the mistakes users make, fed to every
+# Bad input: a table of the mistakes users make, fed to every
 # exported function (pgbb(), pgbb_fit() and posterior_draws() are tested with their
 # own code). Each case must end in an R error whose message names the argument to fix:
 # no crash, no internal or C++ library message (std::bad_alloc, "internal error"), no
@@ -15,7 +15,7 @@ bad_input_env <- local({
   env$yb <- rep(0:1, 30)
   env$df <- data.frame(u = runif(20), v = runif(20))
   env$mech <- function(d) sum(d) + stats::rnorm(1)
-  # A formula front end's inputs (issue 15): 600 records, declared bounds, a tiny trainer.
+  # A formula front end's inputs: 600 records, declared bounds, a tiny trainer.
   env$d <- data.frame(x = runif(600, 0, 2), z = runif(600))
   env$d$y <- 1 + 0.5 * env$d$x + rnorm(600)
   env$b <- list(x = c(0, 2), z = c(0, 1), .response = c(-5, 8))
@@ -303,7 +303,7 @@ bad_input_cases <- list(
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), iterations = 1e12), "iterations", "between 2 and 1e\\+09"),
   bad(audit_privacy(mech, 0, 1, runs = 1e10), "runs", "between 20 and 1e\\+08"),
   bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096"),
-  # ---- issue 15: inputs that returned a plausible wrong answer without a word ----
+  # ---- inputs that would give a plausible wrong answer without a word ----
   bad(pgbb(y ~ x, d, weights = rep(1, 600), epsilon = 1, bounds = b, control = ctl), "weights", "does not support case weights"),
   bad(pgbb(y ~ x + offset(z), d, epsilon = 1, bounds = b, control = ctl), "formula", "offset"),
   bad(pgbb(y ~ x, d, iterations = 50, epsilon = 1, bounds = b), "iterations", "use control = pgbb_control\\(iterations"),

@@ -112,7 +112,7 @@ test_that("coefficients on the scaled design map back to original units", {
   expect_lt(kap("centred"), kap("unit") / 3)
 })
 
-# Exclusive indicator groups (issue 16, item 4): a factor's treatment dummies
+# Exclusive indicator groups: a factor's treatment dummies
 # take one of k public rows, so the group adds the largest coded row norm to
 # ||z||^2, not the sum over its k - 1 columns.
 factor_design <- function(intercept = TRUE, contrasts = NULL) {

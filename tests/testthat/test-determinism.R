@@ -1,4 +1,4 @@
-# Determinism and interrupts (issue 10, item 3).
+# Determinism and interrupts.
 #
 # Every entry point that draws randomness seeds its C++ engine from R's generator
 # (.rng_seed(), R/rng.R), so set.seed() must reproduce fits and intervals exactly:

@@ -1,4 +1,4 @@
-# No data-derived bounds (issue 10, part 5). Privacy parameters (clipping bounds,
+# No data-derived bounds. Privacy parameters (clipping bounds,
 # scalings, sensitivities, noise scales, smoothness, block counts, budgets) must be
 # functions of public inputs only. Two kinds of checks:
 #  1. Behavioural: for every private entry point, neighbouring data sets that differ

@@ -1,5 +1,5 @@
-# The formula front end never returns a plausible wrong answer without a word
-# (issue 15): levels in any order are labelled by their own fit, the
+# The formula front end never returns a plausible wrong answer without a word:
+# levels in any order are labelled by their own fit, the
 # non-private path without bounds fits the data, and options of other
 # packages' methods are errors, not silently ignored. The bad-input table in
 # test-bad-input.R holds the cases that must be errors.

@@ -1,4 +1,4 @@
-# Noise-aware pooling of independent trainings (R/pooling.R, issue 16).
+# Noise-aware pooling of independent trainings (R/pooling.R).
 
 # R per-run draw arrays [draw, parameter, level]: run r's draws are
 # theta_hat + e_r + N(0, s_w^2) noise, the shape of a trained generator's draws.

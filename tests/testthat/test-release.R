@@ -1,4 +1,4 @@
-# What a released object carries (issue 18, part 1): no records, no row names
+# What a released object carries: no records, no row names
 # or indices of records, no environment that reaches the data, whatever the
 # way the function was called. Each fit is made inside a function on data with
 # a canary value and canary row names, serialised, and searched for both.

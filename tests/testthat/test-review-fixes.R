@@ -1,4 +1,4 @@
-# Review leftovers of issue 10: argument hygiene of cr_gs/cr_ss, the memory cap,
+# Argument hygiene of cr_gs/cr_ss, the memory cap,
 # the accountant's shared validation and the pgbb confint built on the shared
 # draw summaries.
 

@@ -1,6 +1,6 @@
-# Issue 15, "silent wrong answers in the front end", for the baselines and the CR
-# functions: every test here failed (no message, a silently ignored argument, a
-# NaN or an unrelated error) before the fix.
+# Silent wrong answers in the front ends of the baselines and the CR functions:
+# each case is an input that would otherwise give no message, a silently ignored
+# argument, a NaN or an unrelated error.
 
 # ---- clipping messages and zero radii of the one-shot confidence regions ----
 
