@@ -25,10 +25,6 @@ cpp_sigma_leading_order <- function(setup, releases, epsilon, delta, with_consta
     .Call(`_pgbb_cpp_sigma_leading_order`, setup, releases, epsilon, delta, with_constants)
 }
 
-cpp_accountant_pieces <- function(setup, max_order, sigma) {
-    .Call(`_pgbb_cpp_accountant_pieces`, setup, max_order, sigma)
-}
-
 cpp_block_partition <- function(n, S, seed) {
     .Call(`_pgbb_cpp_block_partition`, n, S, seed)
 }
@@ -61,10 +57,6 @@ cpp_cr_ss_release <- function(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, del
     .Call(`_pgbb_cpp_cr_ss_release`, theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed)
 }
 
-cpp_ptr_gdp <- function(theta, ss, beta, mu, delta, seed) {
-    .Call(`_pgbb_cpp_ptr_gdp`, theta, ss, beta, mu, delta, seed)
-}
-
 cpp_ss_quantile <- function(x, prob, beta, lower, upper, C) {
     .Call(`_pgbb_cpp_ss_quantile`, x, prob, beta, lower, upper, C)
 }
@@ -91,18 +83,6 @@ cpp_blbquant <- function(x, kind, prob, lower, upper, eps_center, sens, eps_sear
 
 cpp_grid_gaussian_plan <- function(sigma, sensitivity, dim) {
     .Call(`_pgbb_cpp_grid_gaussian_plan`, sigma, sensitivity, dim)
-}
-
-cpp_grid_gaussian_release <- function(x, sigma, sensitivity, seed) {
-    .Call(`_pgbb_cpp_grid_gaussian_release`, x, sigma, sensitivity, seed)
-}
-
-cpp_discrete_gaussian <- function(n, variance, seed) {
-    .Call(`_pgbb_cpp_discrete_gaussian`, n, variance, seed)
-}
-
-cpp_dpb_huber_fit <- function(x, y, w, c, kappa, lambda, tol) {
-    .Call(`_pgbb_cpp_dpb_huber_fit`, x, y, w, c, kappa, lambda, tol)
 }
 
 cpp_dpb_huber <- function(x, y, c, kappa, lambda, tol, B, sigma_e, sens, seed) {
@@ -137,14 +117,6 @@ cpp_gdp_compose <- function(mu, delta) {
     .Call(`_pgbb_cpp_gdp_compose`, mu, delta)
 }
 
-cpp_norm_quantile <- function(p) {
-    .Call(`_pgbb_cpp_norm_quantile`, p)
-}
-
-cpp_log_norm_cdf <- function(x) {
-    .Call(`_pgbb_cpp_log_norm_cdf`, x)
-}
-
 cpp_pure_dp_gdp <- function(x, to_mu) {
     .Call(`_pgbb_cpp_pure_dp_gdp`, x, to_mu)
 }
@@ -157,20 +129,12 @@ cpp_ng_expfam_gibbs <- function(family, z, noise_sd, n, lower, upper, known_sd, 
     .Call(`_pgbb_cpp_ng_expfam_gibbs`, family, z, noise_sd, n, lower, upper, known_sd, prior_a, prior_b, iterations, burn_in, thin, seed)
 }
 
-cpp_ng_linear_statistics <- function(x, y, bound_x, bound_y) {
-    .Call(`_pgbb_cpp_ng_linear_statistics`, x, y, bound_x, bound_y)
-}
-
 cpp_ng_linear_release <- function(x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, sens, seed) {
     .Call(`_pgbb_cpp_ng_linear_release`, x, y, bound_x, bound_y, sigma_s, sigma_2, sigma_4, sens, seed)
 }
 
 cpp_ng_linear_gibbs <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed) {
     .Call(`_pgbb_cpp_ng_linear_gibbs`, z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed)
-}
-
-cpp_lambert_w0 <- function(x) {
-    .Call(`_pgbb_cpp_lambert_w0`, x)
 }
 
 cpp_kappa_star <- function(n, m, B, rho) {
@@ -189,8 +153,60 @@ cpp_rdirichlet <- function(k, S, gamma, seed) {
     .Call(`_pgbb_cpp_rdirichlet`, k, S, gamma, seed)
 }
 
+cpp_lambert_w0 <- function(x) {
+    .Call(`_pgbb_cpp_lambert_w0`, x)
+}
+
+cpp_accountant_pieces <- function(setup, max_order, sigma) {
+    .Call(`_pgbb_cpp_accountant_pieces`, setup, max_order, sigma)
+}
+
+cpp_discrete_gaussian <- function(n, variance, seed) {
+    .Call(`_pgbb_cpp_discrete_gaussian`, n, variance, seed)
+}
+
+cpp_grid_gaussian_release <- function(x, sigma, sensitivity, seed) {
+    .Call(`_pgbb_cpp_grid_gaussian_release`, x, sigma, sensitivity, seed)
+}
+
+cpp_dpb_huber_fit <- function(x, y, w, c, kappa, lambda, tol) {
+    .Call(`_pgbb_cpp_dpb_huber_fit`, x, y, w, c, kappa, lambda, tol)
+}
+
+cpp_generator_init <- function(generator, seed) {
+    .Call(`_pgbb_cpp_generator_init`, generator, seed)
+}
+
+cpp_generator_vjp <- function(generator, layers, input, dtheta) {
+    .Call(`_pgbb_cpp_generator_vjp`, generator, layers, input, dtheta)
+}
+
+cpp_log_norm_cdf <- function(x) {
+    .Call(`_pgbb_cpp_log_norm_cdf`, x)
+}
+
+cpp_norm_quantile <- function(p) {
+    .Call(`_pgbb_cpp_norm_quantile`, p)
+}
+
+cpp_loss_eval <- function(spec, theta, x, y, tau) {
+    .Call(`_pgbb_cpp_loss_eval`, spec, theta, x, y, tau)
+}
+
+cpp_ng_linear_statistics <- function(x, y, bound_x, bound_y) {
+    .Call(`_pgbb_cpp_ng_linear_statistics`, x, y, bound_x, bound_y)
+}
+
 cpp_poisson_subset <- function(n, q, seed) {
     .Call(`_pgbb_cpp_poisson_subset`, n, q, seed)
+}
+
+cpp_ptr_gdp <- function(theta, ss, beta, mu, delta, seed) {
+    .Call(`_pgbb_cpp_ptr_gdp`, theta, ss, beta, mu, delta, seed)
+}
+
+cpp_statistic <- function(spec, theta, x, y, tau, clip, w, precision) {
+    .Call(`_pgbb_cpp_statistic`, spec, theta, x, y, tau, clip, w, precision)
 }
 
 cpp_clip_columns <- function(x, lower, upper) {
@@ -201,27 +217,11 @@ cpp_loss_bound <- function(spec, bounds, box, taus) {
     .Call(`_pgbb_cpp_loss_bound`, spec, bounds, box, taus)
 }
 
-cpp_loss_eval <- function(spec, theta, x, y, tau) {
-    .Call(`_pgbb_cpp_loss_eval`, spec, theta, x, y, tau)
-}
-
-cpp_statistic <- function(spec, theta, x, y, tau, clip, w, precision) {
-    .Call(`_pgbb_cpp_statistic`, spec, theta, x, y, tau, clip, w, precision)
-}
-
 cpp_pgbb_train <- function(x, y, spec, generator, partition, blocks, settings, seed, progress) {
     .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partition, blocks, settings, seed, progress)
 }
 
 cpp_generator_eval <- function(generator, layers, U, tau) {
     .Call(`_pgbb_cpp_generator_eval`, generator, layers, U, tau)
-}
-
-cpp_generator_vjp <- function(generator, layers, input, dtheta) {
-    .Call(`_pgbb_cpp_generator_vjp`, generator, layers, input, dtheta)
-}
-
-cpp_generator_init <- function(generator, seed) {
-    .Call(`_pgbb_cpp_generator_init`, generator, seed)
 }
 

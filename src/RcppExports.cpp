@@ -103,19 +103,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_accountant_pieces
-Rcpp::List cpp_accountant_pieces(Rcpp::List setup, int max_order, double sigma);
-RcppExport SEXP _pgbb_cpp_accountant_pieces(SEXP setupSEXP, SEXP max_orderSEXP, SEXP sigmaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
-    Rcpp::traits::input_parameter< int >::type max_order(max_orderSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_accountant_pieces(setup, max_order, sigma));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_block_partition
 Rcpp::IntegerVector cpp_block_partition(int n, int S, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_block_partition(SEXP nSEXP, SEXP SSEXP, SEXP seedSEXP) {
@@ -247,22 +234,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_ptr_gdp
-Rcpp::List cpp_ptr_gdp(double theta, double ss, double beta, double mu, double delta, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_ptr_gdp(SEXP thetaSEXP, SEXP ssSEXP, SEXP betaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
-    Rcpp::traits::input_parameter< double >::type ss(ssSEXP);
-    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
-    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
-    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ptr_gdp(theta, ss, beta, mu, delta, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_ss_quantile
 Rcpp::NumericVector cpp_ss_quantile(Rcpp::NumericVector x, double prob, double beta, double lower, double upper, double C);
 RcppExport SEXP _pgbb_cpp_ss_quantile(SEXP xSEXP, SEXP probSEXP, SEXP betaSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP CSEXP) {
@@ -366,50 +337,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type sensitivity(sensitivitySEXP);
     Rcpp::traits::input_parameter< int >::type dim(dimSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_grid_gaussian_plan(sigma, sensitivity, dim));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_grid_gaussian_release
-Rcpp::NumericVector cpp_grid_gaussian_release(Rcpp::NumericVector x, double sigma, double sensitivity, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_grid_gaussian_release(SEXP xSEXP, SEXP sigmaSEXP, SEXP sensitivitySEXP, SEXP seedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< double >::type sensitivity(sensitivitySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_grid_gaussian_release(x, sigma, sensitivity, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_discrete_gaussian
-Rcpp::NumericVector cpp_discrete_gaussian(int n, double variance, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_discrete_gaussian(SEXP nSEXP, SEXP varianceSEXP, SEXP seedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    Rcpp::traits::input_parameter< double >::type variance(varianceSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_discrete_gaussian(n, variance, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_dpb_huber_fit
-Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w, double c, double kappa, double lambda, double tol);
-RcppExport SEXP _pgbb_cpp_dpb_huber_fit(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< double >::type c(cSEXP);
-    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber_fit(x, y, w, c, kappa, lambda, tol));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -537,28 +464,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_norm_quantile
-Rcpp::NumericVector cpp_norm_quantile(Rcpp::NumericVector p);
-RcppExport SEXP _pgbb_cpp_norm_quantile(SEXP pSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_norm_quantile(p));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_log_norm_cdf
-Rcpp::NumericVector cpp_log_norm_cdf(Rcpp::NumericVector x);
-RcppExport SEXP _pgbb_cpp_log_norm_cdf(SEXP xSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_log_norm_cdf(x));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_pure_dp_gdp
 Rcpp::NumericVector cpp_pure_dp_gdp(Rcpp::NumericVector x, bool to_mu);
 RcppExport SEXP _pgbb_cpp_pure_dp_gdp(SEXP xSEXP, SEXP to_muSEXP) {
@@ -609,20 +514,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_ng_linear_statistics
-Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y);
-RcppExport SEXP _pgbb_cpp_ng_linear_statistics(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
-    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_statistics(x, y, bound_x, bound_y));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_ng_linear_release
 Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y, double sigma_s, double sigma_2, double sigma_4, Rcpp::NumericVector sens, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_ng_linear_release(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP, SEXP sigma_sSEXP, SEXP sigma_2SEXP, SEXP sigma_4SEXP, SEXP sensSEXP, SEXP seedSEXP) {
@@ -663,17 +554,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_gibbs(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_lambert_w0
-double cpp_lambert_w0(double x);
-RcppExport SEXP _pgbb_cpp_lambert_w0(SEXP xSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< double >::type x(xSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_lambert_w0(x));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -735,6 +615,151 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_lambert_w0
+double cpp_lambert_w0(double x);
+RcppExport SEXP _pgbb_cpp_lambert_w0(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lambert_w0(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_accountant_pieces
+Rcpp::List cpp_accountant_pieces(Rcpp::List setup, int max_order, double sigma);
+RcppExport SEXP _pgbb_cpp_accountant_pieces(SEXP setupSEXP, SEXP max_orderSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type setup(setupSEXP);
+    Rcpp::traits::input_parameter< int >::type max_order(max_orderSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_accountant_pieces(setup, max_order, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_discrete_gaussian
+Rcpp::NumericVector cpp_discrete_gaussian(int n, double variance, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_discrete_gaussian(SEXP nSEXP, SEXP varianceSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type variance(varianceSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_discrete_gaussian(n, variance, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_grid_gaussian_release
+Rcpp::NumericVector cpp_grid_gaussian_release(Rcpp::NumericVector x, double sigma, double sensitivity, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_grid_gaussian_release(SEXP xSEXP, SEXP sigmaSEXP, SEXP sensitivitySEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type sensitivity(sensitivitySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_gaussian_release(x, sigma, sensitivity, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_dpb_huber_fit
+Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w, double c, double kappa, double lambda, double tol);
+RcppExport SEXP _pgbb_cpp_dpb_huber_fit(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP cSEXP, SEXP kappaSEXP, SEXP lambdaSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dpb_huber_fit(x, y, w, c, kappa, lambda, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_generator_init
+Rcpp::List cpp_generator_init(Rcpp::List generator, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_generator_init(SEXP generatorSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_init(generator, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_generator_vjp
+Rcpp::List cpp_generator_vjp(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix input, Rcpp::NumericMatrix dtheta);
+RcppExport SEXP _pgbb_cpp_generator_vjp(SEXP generatorSEXP, SEXP layersSEXP, SEXP inputSEXP, SEXP dthetaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type layers(layersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type input(inputSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type dtheta(dthetaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_vjp(generator, layers, input, dtheta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_norm_cdf
+Rcpp::NumericVector cpp_log_norm_cdf(Rcpp::NumericVector x);
+RcppExport SEXP _pgbb_cpp_log_norm_cdf(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_norm_cdf(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_norm_quantile
+Rcpp::NumericVector cpp_norm_quantile(Rcpp::NumericVector p);
+RcppExport SEXP _pgbb_cpp_norm_quantile(SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_norm_quantile(p));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_loss_eval
+Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau);
+RcppExport SEXP _pgbb_cpp_loss_eval(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_loss_eval(spec, theta, x, y, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ng_linear_statistics
+Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x, double bound_y);
+RcppExport SEXP _pgbb_cpp_ng_linear_statistics(SEXP xSEXP, SEXP ySEXP, SEXP bound_xSEXP, SEXP bound_ySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type bound_x(bound_xSEXP);
+    Rcpp::traits::input_parameter< double >::type bound_y(bound_ySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_statistics(x, y, bound_x, bound_y));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_poisson_subset
 Rcpp::IntegerVector cpp_poisson_subset(double n, double q, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_poisson_subset(SEXP nSEXP, SEXP qSEXP, SEXP seedSEXP) {
@@ -745,6 +770,40 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type q(qSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_poisson_subset(n, q, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ptr_gdp
+Rcpp::List cpp_ptr_gdp(double theta, double ss, double beta, double mu, double delta, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ptr_gdp(SEXP thetaSEXP, SEXP ssSEXP, SEXP betaSEXP, SEXP muSEXP, SEXP deltaSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< double >::type ss(ssSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ptr_gdp(theta, ss, beta, mu, delta, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_statistic
+Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w, std::string precision);
+RcppExport SEXP _pgbb_cpp_statistic(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP, SEXP clipSEXP, SEXP wSEXP, SEXP precisionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< std::string >::type precision(precisionSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_statistic(spec, theta, x, y, tau, clip, w, precision));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -772,39 +831,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type box(boxSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_loss_bound(spec, bounds, box, taus));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_loss_eval
-Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau);
-RcppExport SEXP _pgbb_cpp_loss_eval(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_loss_eval(spec, theta, x, y, tau));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_statistic
-Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x, Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w, std::string precision);
-RcppExport SEXP _pgbb_cpp_statistic(SEXP specSEXP, SEXP thetaSEXP, SEXP xSEXP, SEXP ySEXP, SEXP tauSEXP, SEXP clipSEXP, SEXP wSEXP, SEXP precisionSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type theta(thetaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
-    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< std::string >::type precision(precisionSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_statistic(spec, theta, x, y, tau, clip, w, precision));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -841,32 +867,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_generator_vjp
-Rcpp::List cpp_generator_vjp(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix input, Rcpp::NumericMatrix dtheta);
-RcppExport SEXP _pgbb_cpp_generator_vjp(SEXP generatorSEXP, SEXP layersSEXP, SEXP inputSEXP, SEXP dthetaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type layers(layersSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type input(inputSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type dtheta(dthetaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_generator_vjp(generator, layers, input, dtheta));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_generator_init
-Rcpp::List cpp_generator_init(Rcpp::List generator, Rcpp::NumericVector seed);
-RcppExport SEXP _pgbb_cpp_generator_init(SEXP generatorSEXP, SEXP seedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_generator_init(generator, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_accountant_log_moments", (DL_FUNC) &_pgbb_cpp_accountant_log_moments, 3},
@@ -875,7 +875,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_accountant_curve", (DL_FUNC) &_pgbb_cpp_accountant_curve, 6},
     {"_pgbb_cpp_rdp_convert", (DL_FUNC) &_pgbb_cpp_rdp_convert, 5},
     {"_pgbb_cpp_sigma_leading_order", (DL_FUNC) &_pgbb_cpp_sigma_leading_order, 5},
-    {"_pgbb_cpp_accountant_pieces", (DL_FUNC) &_pgbb_cpp_accountant_pieces, 3},
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
@@ -884,7 +883,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 7},
     {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},
     {"_pgbb_cpp_cr_ss_release", (DL_FUNC) &_pgbb_cpp_cr_ss_release, 9},
-    {"_pgbb_cpp_ptr_gdp", (DL_FUNC) &_pgbb_cpp_ptr_gdp, 6},
     {"_pgbb_cpp_ss_quantile", (DL_FUNC) &_pgbb_cpp_ss_quantile, 6},
     {"_pgbb_cpp_ss_ustat_product", (DL_FUNC) &_pgbb_cpp_ss_ustat_product, 4},
     {"_pgbb_cpp_sgd_t0", (DL_FUNC) &_pgbb_cpp_sgd_t0, 4},
@@ -892,9 +890,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_std_normals", (DL_FUNC) &_pgbb_cpp_std_normals, 2},
     {"_pgbb_cpp_blbquant", (DL_FUNC) &_pgbb_cpp_blbquant, 14},
     {"_pgbb_cpp_grid_gaussian_plan", (DL_FUNC) &_pgbb_cpp_grid_gaussian_plan, 3},
-    {"_pgbb_cpp_grid_gaussian_release", (DL_FUNC) &_pgbb_cpp_grid_gaussian_release, 4},
-    {"_pgbb_cpp_discrete_gaussian", (DL_FUNC) &_pgbb_cpp_discrete_gaussian, 3},
-    {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
     {"_pgbb_cpp_dpb_huber", (DL_FUNC) &_pgbb_cpp_dpb_huber, 10},
     {"_pgbb_cpp_dpb_mean", (DL_FUNC) &_pgbb_cpp_dpb_mean, 6},
     {"_pgbb_cpp_dp_sgld", (DL_FUNC) &_pgbb_cpp_dp_sgld, 8},
@@ -903,28 +898,33 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_gdp_mu", (DL_FUNC) &_pgbb_cpp_gdp_mu, 2},
     {"_pgbb_cpp_gdp_epsilon", (DL_FUNC) &_pgbb_cpp_gdp_epsilon, 2},
     {"_pgbb_cpp_gdp_compose", (DL_FUNC) &_pgbb_cpp_gdp_compose, 2},
-    {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
-    {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
     {"_pgbb_cpp_pure_dp_gdp", (DL_FUNC) &_pgbb_cpp_pure_dp_gdp, 2},
     {"_pgbb_cpp_ng_expfam_release", (DL_FUNC) &_pgbb_cpp_ng_expfam_release, 5},
     {"_pgbb_cpp_ng_expfam_gibbs", (DL_FUNC) &_pgbb_cpp_ng_expfam_gibbs, 13},
-    {"_pgbb_cpp_ng_linear_statistics", (DL_FUNC) &_pgbb_cpp_ng_linear_statistics, 4},
     {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 9},
     {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
-    {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
     {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},
     {"_pgbb_cpp_resample_indices", (DL_FUNC) &_pgbb_cpp_resample_indices, 6},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
+    {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
+    {"_pgbb_cpp_accountant_pieces", (DL_FUNC) &_pgbb_cpp_accountant_pieces, 3},
+    {"_pgbb_cpp_discrete_gaussian", (DL_FUNC) &_pgbb_cpp_discrete_gaussian, 3},
+    {"_pgbb_cpp_grid_gaussian_release", (DL_FUNC) &_pgbb_cpp_grid_gaussian_release, 4},
+    {"_pgbb_cpp_dpb_huber_fit", (DL_FUNC) &_pgbb_cpp_dpb_huber_fit, 7},
+    {"_pgbb_cpp_generator_init", (DL_FUNC) &_pgbb_cpp_generator_init, 2},
+    {"_pgbb_cpp_generator_vjp", (DL_FUNC) &_pgbb_cpp_generator_vjp, 4},
+    {"_pgbb_cpp_log_norm_cdf", (DL_FUNC) &_pgbb_cpp_log_norm_cdf, 1},
+    {"_pgbb_cpp_norm_quantile", (DL_FUNC) &_pgbb_cpp_norm_quantile, 1},
+    {"_pgbb_cpp_loss_eval", (DL_FUNC) &_pgbb_cpp_loss_eval, 5},
+    {"_pgbb_cpp_ng_linear_statistics", (DL_FUNC) &_pgbb_cpp_ng_linear_statistics, 4},
     {"_pgbb_cpp_poisson_subset", (DL_FUNC) &_pgbb_cpp_poisson_subset, 3},
+    {"_pgbb_cpp_ptr_gdp", (DL_FUNC) &_pgbb_cpp_ptr_gdp, 6},
+    {"_pgbb_cpp_statistic", (DL_FUNC) &_pgbb_cpp_statistic, 8},
     {"_pgbb_cpp_clip_columns", (DL_FUNC) &_pgbb_cpp_clip_columns, 3},
     {"_pgbb_cpp_loss_bound", (DL_FUNC) &_pgbb_cpp_loss_bound, 4},
-    {"_pgbb_cpp_loss_eval", (DL_FUNC) &_pgbb_cpp_loss_eval, 5},
-    {"_pgbb_cpp_statistic", (DL_FUNC) &_pgbb_cpp_statistic, 8},
     {"_pgbb_cpp_pgbb_train", (DL_FUNC) &_pgbb_cpp_pgbb_train, 9},
     {"_pgbb_cpp_generator_eval", (DL_FUNC) &_pgbb_cpp_generator_eval, 4},
-    {"_pgbb_cpp_generator_vjp", (DL_FUNC) &_pgbb_cpp_generator_vjp, 4},
-    {"_pgbb_cpp_generator_init", (DL_FUNC) &_pgbb_cpp_generator_init, 2},
     {NULL, NULL, 0}
 };
 

@@ -3,26 +3,12 @@
 #include "core/accountant.h"
 #include "glue.h"
 #include "interrupt.h"
+#include "accountant_glue.h"
+
+using pgbb_glue::setup_from;
 
 namespace {
 
-pgbb::AccountantSetup setup_from(const Rcpp::List& s) {
-  pgbb::AccountantSetup out;
-  const std::string kind = Rcpp::as<std::string>(s["kind"]);
-  if (kind == "dirichlet") out.kind = pgbb::AccountantKind::kDirichlet;
-  else if (kind == "worst-case") out.kind = pgbb::AccountantKind::kWorstCase;
-  else if (kind == "plain") out.kind = pgbb::AccountantKind::kPlain;
-  else Rcpp::stop("internal error: unknown accountant '%s'", kind);
-  out.n = Rcpp::as<double>(s["n"]);
-  out.blocks = Rcpp::as<double>(s["blocks"]);
-  out.gamma = Rcpp::as<double>(s["gamma"]);
-  out.alpha = Rcpp::as<double>(s["alpha"]);
-  out.clip = Rcpp::as<double>(s["clip"]);
-  out.rate = Rcpp::as<double>(s["rate"]);
-  out.J = Rcpp::as<int>(s["J"]);
-  out.m = Rcpp::as<int>(s["m"]);
-  return out;
-}
 
 pgbb::Conversion conversion_from(const std::string& c) {
   if (c == "asoodeh") return pgbb::Conversion::kAsoodeh;
@@ -120,15 +106,3 @@ double cpp_sigma_leading_order(Rcpp::List setup, double releases, double epsilon
   return pgbb::sigma_leading_order(acc, releases, epsilon, delta, with_constants);
 }
 
-// Intermediate quantities for the tests (logs): M-bar_k and B-bar_k of (S30)-(S31),
-// phi of (S29), Theta'(r), and the accountant's n_S and E[(n_S wbar)^2].
-// [[Rcpp::export]]
-Rcpp::List cpp_accountant_pieces(Rcpp::List setup, int max_order, double sigma) {
-  const pgbb::LogMomentAccountant acc(setup_from(setup), std::vector<int>{max_order});
-  const pgbb::LogMomentAccountant::Pieces pc = acc.pieces(sigma);
-  return Rcpp::List::create(
-      Rcpp::Named("x") = pc.x, Rcpp::Named("log_mbar") = Rcpp::wrap(pc.log_mbar),
-      Rcpp::Named("log_bbar") = Rcpp::wrap(pc.log_bbar), Rcpp::Named("log_phi") = pc.log_phi,
-      Rcpp::Named("log_theta") = Rcpp::wrap(pc.log_theta), Rcpp::Named("margin") = pc.margin,
-      Rcpp::Named("n_s") = acc.n_s(), Rcpp::Named("second_moment") = acc.second_moment());
-}

@@ -138,12 +138,6 @@ Rcpp::List cpp_cr_ss_release(double theta_hat, double ss_full, double beta, doub
                             Rcpp::Named("q_tilde") = r.radius.value, Rcpp::Named("radius_bound") = r.radius.bound);
 }
 
-// [[Rcpp::export]]
-Rcpp::List cpp_ptr_gdp(double theta, double ss, double beta, double mu, double delta, Rcpp::NumericVector seed) {
-  pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  const pgbb::PtrRelease r = pgbb::ptr_gdp(theta, ss, beta, mu, delta, rng);
-  return Rcpp::List::create(Rcpp::Named("value") = r.value, Rcpp::Named("bound") = r.bound);
-}
 
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_ss_quantile(Rcpp::NumericVector x, double prob, double beta, double lower, double upper,

@@ -5,25 +5,11 @@
 #include "core/dp_bootstrap.h"
 #include "glue.h"
 #include "interrupt.h"
+#include "dp_bootstrap_glue.h"
 
-static pgbb::HuberRidge huber_from(double c, double kappa, double lambda, double tol) {
-  pgbb::HuberRidge hr;
-  hr.c = c;
-  hr.kappa = kappa;
-  hr.lambda = lambda;
-  hr.tol = tol;
-  hr.validate();
-  return hr;
-}
+using pgbb_glue::huber_from;
 
-// One certified ridge Huber fit with record weights (non-private; for tests).
-// [[Rcpp::export]]
-Eigen::VectorXd cpp_dpb_huber_fit(Eigen::MatrixXd x, Eigen::VectorXd y, Rcpp::NumericVector w,
-                                  double c, double kappa, double lambda, double tol) {
-  if (y.size() != x.rows() || w.size() != x.rows()) Rcpp::stop("internal error: lengths differ");
-  const std::vector<double> wv(w.begin(), w.end());
-  return pgbb::huber_ridge_fit(x, y.data(), wv, huber_from(c, kappa, lambda, tol), Eigen::VectorXd());
-}
+
 
 // Algorithm 2 replicates; x must already be clipped to the public box.
 // [[Rcpp::export]]

@@ -36,19 +36,7 @@ Rcpp::NumericVector cpp_gdp_compose(Rcpp::NumericVector mu, Rcpp::NumericVector 
   return Rcpp::NumericVector::create(Rcpp::Named("mu") = m, Rcpp::Named("delta") = d);
 }
 
-// [[Rcpp::export]]
-Rcpp::NumericVector cpp_norm_quantile(Rcpp::NumericVector p) {
-  Rcpp::NumericVector out(p.size());
-  for (R_xlen_t i = 0; i < p.size(); ++i) out[i] = pgbb::norm_quantile(p[i]);
-  return out;
-}
 
-// [[Rcpp::export]]
-Rcpp::NumericVector cpp_log_norm_cdf(Rcpp::NumericVector x) {
-  Rcpp::NumericVector out(x.size());
-  for (R_xlen_t i = 0; i < x.size(); ++i) out[i] = pgbb::log_norm_cdf(x[i]);
-  return out;
-}
 
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_pure_dp_gdp(Rcpp::NumericVector x, bool to_mu) {

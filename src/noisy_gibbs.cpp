@@ -54,16 +54,6 @@ Rcpp::List cpp_ng_expfam_gibbs(std::string family, double z, double noise_sd, do
                             Rcpp::Named("latent") = Rcpp::wrap(d.latent));
 }
 
-// Exact statistics of the clipped data (no noise): for the release and for tests.
-// [[Rcpp::export]]
-Rcpp::List cpp_ng_linear_statistics(Rcpp::NumericMatrix x, Rcpp::NumericVector y, double bound_x,
-                                    double bound_y) {
-  if (y.size() != x.nrow()) Rcpp::stop("internal error: x and y lengths differ");
-  const pgbb::LinearStatistics st =
-      pgbb::linear_statistics(x.begin(), y.begin(), x.nrow(), x.ncol(), bound_x, bound_y);
-  return Rcpp::List::create(Rcpp::Named("s") = Rcpp::wrap(st.s), Rcpp::Named("m2") = Rcpp::wrap(st.m2),
-                            Rcpp::Named("m4") = Rcpp::wrap(st.m4));
-}
 
 // The three Gaussian-mechanism releases of SM S3.2 (the only data access);
 // sens: their l2 sensitivities, in the same order.

@@ -4,9 +4,6 @@
 #include "glue.h"
 
 // [[Rcpp::export]]
-double cpp_lambert_w0(double x) { return pgbb::lambert_w0(x); }
-
-// [[Rcpp::export]]
 int cpp_kappa_star(double n, double m, double B, double rho) { return pgbb::kappa_star(n, m, B, rho); }
 
 // Indices of all B resamples (1-based, one row per resample). Materialises B x m

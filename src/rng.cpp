@@ -39,12 +39,3 @@ Rcpp::NumericMatrix cpp_rdirichlet(int k, int S, double gamma, Rcpp::NumericVect
   return out;
 }
 
-// [[Rcpp::export]]
-Rcpp::IntegerVector cpp_poisson_subset(double n, double q, Rcpp::NumericVector seed) {
-  pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  std::vector<int64_t> idx;
-  rng.poisson_subset(static_cast<int64_t>(n), q, idx);
-  Rcpp::IntegerVector out(idx.size());
-  for (size_t i = 0; i < idx.size(); ++i) out[i] = static_cast<int>(idx[i] + 1);
-  return out;
-}

@@ -16,98 +16,11 @@
 #include "glue.h"
 #include "interrupt.h"
 #include "loss_glue.h"
+#include "trainer_glue.h"
 
 namespace {
 
-pgbb::Box box_from(const Rcpp::List& box) {
-  const std::vector<double> lo = Rcpp::as<std::vector<double>>(box["lower"]);
-  const std::vector<double> hi = Rcpp::as<std::vector<double>>(box["upper"]);
-  const Rcpp::LogicalVector lg = box["log"];
-  std::vector<bool> l(lg.size());
-  for (R_xlen_t i = 0; i < lg.size(); ++i) l[i] = lg[i] == TRUE;
-  return pgbb::Box(lo, hi, l);
-}
-
-pgbb::DataBounds bounds_from(const Rcpp::List& b) {
-  pgbb::DataBounds out;
-  if (!Rf_isNull(b["x_lower"])) {
-    out.x_lower = Rcpp::as<std::vector<double>>(b["x_lower"]);
-    out.x_upper = Rcpp::as<std::vector<double>>(b["x_upper"]);
-  }
-  if (b.containsElementNamed("x_norm") && !Rf_isNull(b["x_norm"])) out.x_norm = Rcpp::as<double>(b["x_norm"]);
-  if (!Rf_isNull(b["y_lower"])) {
-    out.has_y = true;
-    out.y_lower = Rcpp::as<double>(b["y_lower"]);
-    out.y_upper = Rcpp::as<double>(b["y_upper"]);
-  }
-  return out;
-}
-
-pgbb::BlockPartition partition_from(const Rcpp::IntegerVector& blocks, int S) {
-  pgbb::BlockPartition part;
-  part.block.resize(blocks.size());
-  part.size.assign(S, 0);
-  for (R_xlen_t i = 0; i < blocks.size(); ++i) {
-    const int b = blocks[i] - 1;
-    if (b < 0 || b >= S) Rcpp::stop("internal error: block id out of range");
-    part.block[i] = b;
-    ++part.size[b];
-  }
-  return part;
-}
-
-// The generator's architecture as stored in a fit: everything needed to
-// rebuild it in a new session.
-template <class Scalar>
-pgbb::Generator<Scalar> generator_from(const Rcpp::List& g) {
-  const int n_in = Rcpp::as<int>(g["n_in"]);
-  const std::vector<int> hidden = Rcpp::as<std::vector<int>>(g["hidden"]);
-  pgbb::Generator<Scalar> gen(n_in, hidden, box_from(g["box"]),
-                              Rcpp::as<std::vector<double>>(g["in_shift"]),
-                              Rcpp::as<std::vector<double>>(g["in_scale"]),
-                              Rcpp::as<int>(g["n_direct"]));
-  return gen;
-}
-
-// Knots of the level basis stored with a generator (none in fits made before
-// the hat basis existed, and in non-joint fits).
-inline std::vector<double> tau_knots_of(const Rcpp::List& g) {
-  if (!g.containsElementNamed("tau_knots")) return {};
-  return Rcpp::as<std::vector<double>>(g["tau_knots"]);
-}
-
-template <class Scalar>
-void load_weights(pgbb::Generator<Scalar>& gen, const Rcpp::List& layers) {
-  const int L = gen.n_hidden();
-  if (layers.size() != L + 1) Rcpp::stop("stored generator: wrong number of layers");
-  for (int l = 0; l <= L; ++l) {
-    const Rcpp::List layer = layers[l];
-    const Rcpp::NumericMatrix W = layer["W"];
-    const Rcpp::NumericVector b = layer["b"];
-    if (W.nrow() != gen.layer_out(l) || W.ncol() != gen.layer_in(l) || b.size() != gen.layer_out(l))
-      Rcpp::stop("stored generator: layer %d has the wrong shape", l + 1);
-    Scalar* w = gen.params() + gen.weight_offset(l);
-    for (R_xlen_t i = 0; i < W.size(); ++i) w[i] = static_cast<Scalar>(W[i]);
-    Scalar* bb = gen.params() + gen.bias_offset(l);
-    for (R_xlen_t i = 0; i < b.size(); ++i) bb[i] = static_cast<Scalar>(b[i]);
-  }
-}
-
-template <class Scalar>
-Rcpp::List save_weights(const pgbb::Generator<Scalar>& gen) {
-  const int L = gen.n_hidden();
-  Rcpp::List layers(L + 1);
-  for (int l = 0; l <= L; ++l) {
-    Rcpp::NumericMatrix W(gen.layer_out(l), gen.layer_in(l));
-    const Scalar* w = gen.params() + gen.weight_offset(l);
-    for (R_xlen_t i = 0; i < W.size(); ++i) W[i] = static_cast<double>(w[i]);
-    Rcpp::NumericVector b(gen.layer_out(l));
-    const Scalar* bb = gen.params() + gen.bias_offset(l);
-    for (R_xlen_t i = 0; i < b.size(); ++i) b[i] = static_cast<double>(bb[i]);
-    layers[l] = Rcpp::List::create(Rcpp::Named("W") = W, Rcpp::Named("b") = b);
-  }
-  return layers;
-}
+using namespace pgbb_glue;
 
 template <class Scalar>
 Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y,
@@ -168,87 +81,7 @@ double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::
   return pgbb::with_loss(s, [&](const auto& loss) { return loss.gradient_bound(b, bx, t); });
 }
 
-// Loss value, gradient and Hessian of every record at one theta (for tests).
-// [[Rcpp::export]]
-Rcpp::List cpp_loss_eval(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
-                         Rcpp::NumericVector y, double tau) {
-  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
-  const int n = x.nrow(), p = x.ncol();
-  if (p != s.p) Rcpp::stop("internal error: 'x' has the wrong number of columns");
-  const pgbb::RowStore<double> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, nullptr);
-  return pgbb::with_loss(s, [&](const auto& loss) {
-    const int d = loss.dim();
-    if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
-    Rcpp::NumericVector value(n);
-    Rcpp::NumericMatrix grad(n, d), hess(d, d), pscore(n, d);
-    std::vector<double> g(d);
-    for (int i = 0; i < n; ++i) {
-      const double* r = rows.row(i);
-      const double yi = pgbb::RowStore<double>::y(r, p);
-      value[i] = loss.value(theta.begin(), r, yi, tau);
-      loss.gradient(theta.begin(), r, yi, tau, g.data());
-      for (int j = 0; j < d; ++j) grad(i, j) = g[j];
-      pgbb::private_score(loss, theta.begin(), r, yi, tau, g.data());
-      for (int j = 0; j < d; ++j) pscore(i, j) = g[j];
-      loss.add_hessian(theta.begin(), r, yi, tau, 1.0, hess.begin());
-    }
-    // The linear-score form used by the trainer's hot loop, where the loss has one.
-    Rcpp::NumericMatrix sgrad(n, d);
-    using L = std::decay_t<decltype(loss)>;
-    if constexpr (L::kExtra >= 0) {
-      double extra[L::kExtra > 0 ? L::kExtra : 1];
-      for (int i = 0; i < n; ++i) {
-        const double* r = rows.row(i);
-        double e = 0.0;
-        for (int j = 0; j < p; ++j) e += theta[j] * r[j];
-        const double a = loss.score(theta.begin(), e, pgbb::RowStore<double>::y(r, p), tau, extra);
-        for (int j = 0; j < p; ++j) sgrad(i, j) = a * r[j];
-        for (int j = 0; j < L::kExtra; ++j) sgrad(i, p + j) = extra[j];
-      }
-    } else {
-      sgrad = grad;
-    }
-    return Rcpp::List::create(Rcpp::Named("value") = value, Rcpp::Named("gradient") = grad,
-                              Rcpp::Named("hessian") = hess, Rcpp::Named("score_gradient") = sgrad,
-                              Rcpp::Named("private_score") = pscore);
-  });
-}
 
-// The clipped, weighted statistic of eq. (4) before noise, sum_i w_i
-// clip_C(grad l(theta; x_i)), computed by the trainer's own hot-loop code
-// (for tests of the clipping guard). `precision` selects the row storage.
-// [[Rcpp::export]]
-Rcpp::NumericVector cpp_statistic(Rcpp::List spec, Rcpp::NumericVector theta, Rcpp::NumericMatrix x,
-                                  Rcpp::NumericVector y, double tau, double clip, Rcpp::NumericVector w,
-                                  std::string precision) {
-  const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
-  const int n = x.nrow(), p = x.ncol();
-  if (w.size() != n) Rcpp::stop("internal error: 'w' has the wrong length");
-  // Every record its own block, with weight w_i.
-  pgbb::BlockPartition part;
-  part.block.resize(n);
-  part.size.assign(n, 1);
-  std::vector<int64_t> subset(n);
-  for (int i = 0; i < n; ++i) part.block[i] = i, subset[i] = i;
-  auto run = [&](auto tag) {
-    using Scalar = decltype(tag);
-    const pgbb::RowStore<Scalar> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, &part);
-    return pgbb::with_loss(s, [&](const auto& loss) {
-      const int d = loss.dim();
-      if (theta.size() != d) Rcpp::stop("internal error: 'theta' has the wrong length");
-      Rcpp::NumericVector out(d);
-      std::vector<double> g(d);
-      double total = 0.0;  // public bound for the exact sum: sum_j |w_j| C
-      for (double v : w) total += std::fabs(v);
-      pgbb::ExactSum sum(d, std::max(total, 1e-300) * clip * 2.0);
-      pgbb::accumulate_subset(loss, rows, subset, w.begin(), theta.begin(), tau, clip, g.data(), sum);
-      sum.write(out.begin());
-      return out;
-    });
-  };
-  if (precision == "float") return run(float(0));
-  return run(double(0));
-}
 
 // Noisy training (Algorithms 1 and 2); returns the trained weights.
 // [[Rcpp::export]]
@@ -309,37 +142,4 @@ Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, 
   return res;
 }
 
-// G and the vector-Jacobian product sum_k <dtheta_k, G(input_k)> in the
-// weights, for the finite-difference tests: returns theta (K x d) and the
-// gradient as a list of layers shaped like the weights.
-// [[Rcpp::export]]
-Rcpp::List cpp_generator_vjp(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix input,
-                             Rcpp::NumericMatrix dtheta) {
-  pgbb::Generator<double> gen = generator_from<double>(generator);
-  load_weights(gen, layers);
-  const int K = input.nrow(), k = input.ncol(), d = gen.n_out();
-  if (k != gen.n_in() || dtheta.nrow() != K || dtheta.ncol() != d)
-    Rcpp::stop("internal error: shapes of 'input' and 'dtheta'");
-  std::vector<double> in(static_cast<size_t>(K) * k), th(static_cast<size_t>(K) * d),
-      dt(static_cast<size_t>(K) * d);
-  for (int i = 0; i < K; ++i) {
-    for (int j = 0; j < k; ++j) in[j + static_cast<size_t>(i) * k] = input(i, j);
-    for (int j = 0; j < d; ++j) dt[j + static_cast<size_t>(i) * d] = dtheta(i, j);
-  }
-  gen.forward(in.data(), K, th.data());
-  pgbb::Generator<double> grad = generator_from<double>(generator);  // same shapes, zero weights
-  gen.vjp(dt.data(), grad.params());
-  Rcpp::NumericMatrix theta(K, d);
-  for (int i = 0; i < K; ++i)
-    for (int j = 0; j < d; ++j) theta(i, j) = th[j + static_cast<size_t>(i) * d];
-  return Rcpp::List::create(Rcpp::Named("theta") = theta, Rcpp::Named("gradient") = save_weights(grad));
-}
 
-// Initial weights of a generator (for tests and for the shape of a fit).
-// [[Rcpp::export]]
-Rcpp::List cpp_generator_init(Rcpp::List generator, Rcpp::NumericVector seed) {
-  pgbb::Generator<double> gen = generator_from<double>(generator);
-  pgbb::Rng rng = pgbb::Rng::stream(pgbb_glue::seed_from(seed), 0);
-  gen.init(rng);
-  return save_weights(gen);
-}
