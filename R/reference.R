@@ -74,7 +74,7 @@ pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", 
   labs <- as.character(tau)
   coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
   ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .limit_names(level), labs))
-  if (!identical(bootstrap, 0) && !identical(bootstrap, 0L)) .check_count(bootstrap, "bootstrap", max = 1e5)
+  .check_count(bootstrap, "bootstrap", min = 0, max = 1e5)
   use_conquer <- length(y) > large_n
   if (!use_conquer && bootstrap == 0)
     .arg_fail("bootstrap", "at least 1 (0, sandwich intervals, applies to the conquer reference above 'large_n')")

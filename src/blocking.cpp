@@ -3,6 +3,8 @@
 #include "core/blocking.h"
 #include "glue.h"
 
+using pgbb_glue::partition_from;
+
 // [[Rcpp::export]]
 Rcpp::IntegerVector cpp_block_partition(int n, int S, Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
@@ -10,18 +12,6 @@ Rcpp::IntegerVector cpp_block_partition(int n, int S, Rcpp::NumericVector seed) 
   Rcpp::IntegerVector out(n);
   for (int i = 0; i < n; ++i) out[i] = part.block[i] + 1;
   return out;
-}
-
-// Rebuild a partition from R's 1-based block ids (validated in R).
-static pgbb::BlockPartition partition_from(const Rcpp::IntegerVector& blocks, int S) {
-  pgbb::BlockPartition part;
-  part.block.resize(blocks.size());
-  part.size.assign(S, 0);
-  for (R_xlen_t i = 0; i < blocks.size(); ++i) {
-    part.block[i] = blocks[i] - 1;
-    ++part.size[blocks[i] - 1];
-  }
-  return part;
 }
 
 // [[Rcpp::export]]

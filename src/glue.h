@@ -5,6 +5,7 @@
 
 #include <Rcpp.h>
 
+#include "core/blocking.h"
 #include "core/entropy.h"
 #include "core/rng.h"
 
@@ -23,6 +24,21 @@ inline pgbb::Key seed_from(const Rcpp::NumericVector& seed) {
 }
 
 inline pgbb::Rng rng_from(const Rcpp::NumericVector& seed) { return pgbb::Rng(seed_from(seed)); }
+
+/// A block partition from R's 1-based block ids (validated in R; an id out of
+/// range is an internal error, never an out-of-bounds write).
+inline pgbb::BlockPartition partition_from(const Rcpp::IntegerVector& blocks, int S) {
+  pgbb::BlockPartition part;
+  part.block.resize(blocks.size());
+  part.size.assign(S, 0);
+  for (R_xlen_t i = 0; i < blocks.size(); ++i) {
+    const int b = blocks[i] - 1;
+    if (b < 0 || b >= S) Rcpp::stop("internal error: block id out of range");
+    part.block[i] = b;
+    ++part.size[b];
+  }
+  return part;
+}
 
 }  // namespace pgbb_glue
 

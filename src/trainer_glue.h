@@ -1,4 +1,4 @@
-// Conversions between the R lists of a fit (its box, bounds, partition and
+// Conversions between the R lists of a fit (its box, bounds and
 // stored generator) and the core's types, shared by the trainer glue and the
 // test hooks. Included by src/*.cpp only, never by src/core/.
 #ifndef PGBB_TRAINER_GLUE_H
@@ -38,19 +38,6 @@ inline pgbb::DataBounds bounds_from(const Rcpp::List& b) {
     out.y_upper = Rcpp::as<double>(b["y_upper"]);
   }
   return out;
-}
-
-inline pgbb::BlockPartition partition_from(const Rcpp::IntegerVector& blocks, int S) {
-  pgbb::BlockPartition part;
-  part.block.resize(blocks.size());
-  part.size.assign(S, 0);
-  for (R_xlen_t i = 0; i < blocks.size(); ++i) {
-    const int b = blocks[i] - 1;
-    if (b < 0 || b >= S) Rcpp::stop("internal error: block id out of range");
-    part.block[i] = b;
-    ++part.size[b];
-  }
-  return part;
 }
 
 // The generator's architecture as stored in a fit: everything needed to
