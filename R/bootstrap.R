@@ -230,46 +230,6 @@ print.bootstrap_draws <- function(x, digits = max(3L, getOption("digits") - 3L),
   invisible(x)
 }
 
-# Summaries of a draws matrix (draws x parameters) or array (draws x
-# parameters x levels), shared by every class that stores posterior draws.
-.draws_mean <- function(d) {
-  if (length(dim(d)) == 3L) apply(d, c(2L, 3L), mean) else colMeans(d)
-}
-
-.draws_cov <- function(d) {
-  if (length(dim(d)) == 3L) {
-    out <- array(NA_real_, c(dim(d)[2], dim(d)[2], dim(d)[3]),
-                 dimnames = list(dimnames(d)[[2]], dimnames(d)[[2]], dimnames(d)[[3]]))
-    for (i in seq_len(dim(d)[3])) out[, , i] <- stats::cov(d[, , i])
-    return(out)
-  }
-  stats::cov(d)
-}
-
-# Equal-tailed intervals: a parameters x 2 matrix, or parameters x 2 x levels.
-.draws_interval <- function(d, sel, level) {
-  .check_open_unit(level, "level")
-  a <- (1 - level) / 2
-  lab <- sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
-  one <- function(m) {
-    if (!is.null(sel)) m <- m[, sel, drop = FALSE]
-    out <- t(apply(m, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
-    colnames(out) <- lab
-    out
-  }
-  if (length(dim(d)) == 3L) {
-    # One level as a draws x parameters matrix, also for a single parameter (d[, , i]
-    # alone would drop to a vector).
-    slice <- function(i) matrix(d[, , i], nrow = dim(d)[1L], dimnames = dimnames(d)[1:2])
-    first <- one(slice(1L))
-    out <- array(NA_real_, c(nrow(first), 2L, dim(d)[3]),
-                 dimnames = list(rownames(first), lab, dimnames(d)[[3]]))
-    for (i in seq_len(dim(d)[3])) out[, , i] <- one(slice(i))
-    return(out)
-  }
-  one(d)
-}
-
 #' @export
 coef.bootstrap_draws <- function(object, ...) .draws_mean(object$draws)
 
@@ -280,3 +240,6 @@ vcov.bootstrap_draws <- function(object, ...) .draws_cov(object$draws)
 confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {
   .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
 }
+
+#' @export
+as.matrix.bootstrap_draws <- function(x, ...) .flat_draws(x$draws)

@@ -152,3 +152,11 @@
                                 "no covariates; they would be ignored)"))
   invisible(TRUE)
 }
+
+# A single fraction in [0, 1] (or [0, 1) with `below_one`): the one check of
+# lr_floor, warmup and average_from, shared by pgbb_control() and pgbb_fit().
+.check_fraction <- function(x, arg, below_one = FALSE) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x < 0 || x > 1 || (below_one && x >= 1))
+    .arg_fail(arg, sprintf("a single number between 0 and 1 (in [0, 1%s)", if (below_one) ")" else "]"))
+  invisible(x)
+}

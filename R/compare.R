@@ -34,7 +34,7 @@
 #' @export
 compare_private_fits <- function(fits, truth = NULL, reference = NULL, level = 0.95) {
   .check_open_unit(level, "level")
-  if (!is.list(fits) || length(fits) == 0L || inherits(fits, c("private_posterior", "pgbb", "pgbb_fit")))
+  if (!is.list(fits) || length(fits) == 0L || inherits(fits, "private_posterior"))
     .arg_fail("fits", "a named list of fits (or of lists of repeated fits), one element per method")
   nm <- names(fits)
   if (is.null(nm) || any(is.na(nm) | nm == "") || anyDuplicated(nm))
@@ -69,7 +69,7 @@ compare_private_fits <- function(fits, truth = NULL, reference = NULL, level = 0
   structure(res, class = c("private_comparison", "data.frame"), level = level, against = targ)
 }
 
-.is_fit <- function(x) inherits(x, c("private_posterior", "pgbb", "pgbb_fit"))
+.is_fit <- function(x) inherits(x, "private_posterior")
 
 #' @export
 print.private_comparison <- function(x, digits = 3L, ...) {
@@ -81,18 +81,10 @@ print.private_comparison <- function(x, digits = 3L, ...) {
   invisible(x)
 }
 
-# One fit -> data.frame(term, tau, estimate, lower, upper) at `level`.
+# One fit -> data.frame(term, tau, estimate, lower, upper) at `level`: the
+# table of the private_posterior contract, whatever the method.
 .fit_table <- function(fit, level) {
-  cols <- c("term", "tau", "estimate", "lower", "upper")
-  if (inherits(fit, "dp_sgld")) return(as.data.frame(fit, level = level)[, cols])
-  if (inherits(fit, "pgbb")) return(as.data.frame(summary(fit, level = level))[, cols])
-  if (inherits(fit, "pgbb_fit")) return(summary(fit, level = level)$coefficients[, cols])
-  if (inherits(fit, "private_posterior")) {
-    df <- as.data.frame(fit, level = level)
-    df$tau <- NA_real_
-    return(df[, cols])
-  }
-  stop(sprintf("internal error: no table for class '%s'", class(fit)[1L]), call. = FALSE)
+  as.data.frame(fit, level = level)[, c("term", "tau", "estimate", "lower", "upper")]
 }
 
 # Truth as data.frame(term, tau, truth); tau NA means "every level".

@@ -74,6 +74,14 @@
 #'   of Table S2 by about a quarter at unchanged coverage, but in a joint
 #'   quantile fit with short runs it kept slowly moving coefficients near their
 #'   early values (biased, under-covering), so it is not the default.
+#' @param warmup Fraction of the iterations that update only the output bias
+#'   (default 0.05), as in [pgbb_fit()].
+#' @param clip Per-record gradient bound `C`, a public number; `NULL` (default)
+#'   for the loss's bound, computed from the declared bounds and the coded
+#'   design (see [pgbb_fit()]). A smaller `C` lowers the noise and clips more
+#'   records' gradients (a bias); it must not be chosen by looking at the data.
+#' @param precision `"float"` (default) or `"double"` arithmetic of the
+#'   generator's weights during training, as in [pgbb_fit()].
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
@@ -86,7 +94,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          conversion = c("asoodeh", "mironov"), orders = 2:256,
                          tau_weights = NULL, box = NULL, box_scale = 2,
                          coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
-                         average_from = 1) {
+                         average_from = 1, warmup = 0.05, clip = NULL,
+                         precision = c("float", "double")) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -98,9 +107,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
     .arg_fail("hidden", "a vector of hidden-layer widths (whole numbers between 1 and 1e5)")
   optimizer <- .match_arg(optimizer)
   .check_positive(learning_rate, "learning_rate")
-  if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) ||
-      lr_floor < 0 || lr_floor > 1)
-    .arg_fail("lr_floor", "a single number between 0 and 1")
+  .check_fraction(lr_floor, "lr_floor")
   .check_positive(bandwidth, "bandwidth")
   .check_positive(huber_c, "huber_c")
   .check_positive(huber_kappa, "huber_kappa")
@@ -123,9 +130,10 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   coding <- .match_arg(coding)
   .check_count(runs, "runs", max = 1000)
   tau_basis <- .match_arg(tau_basis)
-  if (!is.numeric(average_from) || length(average_from) != 1L || is.na(average_from) ||
-      average_from < 0 || average_from > 1)
-    .arg_fail("average_from", "a single number between 0 and 1")
+  .check_fraction(average_from, "average_from")
+  .check_fraction(warmup, "warmup", below_one = TRUE)
+  if (!is.null(clip)) .check_positive(clip, "clip")
+  precision <- .match_arg(precision)
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -134,7 +142,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  conversion = conversion, orders = as.integer(orders),
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
-                 average_from = average_from),
+                 average_from = average_from, warmup = warmup, clip = clip,
+                 precision = precision),
             class = "pgbb_control")
 }
 
@@ -149,6 +158,7 @@ print.pgbb_control <- function(x, ...) {
   show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else
     paste(format(x$tau_weights, digits = 3), collapse = ", ")
   show$box <- if (is.null(x$box)) "derived from the public bounds" else "user-supplied"
+  show$clip <- if (is.null(x$clip)) "the loss's bound over the declared box" else x$clip
   vals <- vapply(show, function(v) paste(format(v), collapse = " "), "")
   print(noquote(cbind(value = vals)))
   invisible(x)

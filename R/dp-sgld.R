@@ -148,17 +148,14 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   seed <- .rng_seed()
   total <- iterations * M
   tick <- NULL
-  if (progress) {
-    pb <- utils::txtProgressBar(min = 0, max = total, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  if (progress) bar <- .progress_start(total, "DP-SGLD")
   every <- as.integer(max(1, min(5000, ceiling(iterations / 100))))
   draws <- array(NA_real_, c(kept, length(prob$names), M),
                  list(NULL, prob$names, if (loss == "quantile") as.character(levels) else "estimate"))
   for (k in seq_len(M)) {
     if (progress) tick <- local({
       off <- (k - 1) * iterations
-      function(done, tot) utils::setTxtProgressBar(pb, off + done)
+      function(done, tot) bar(off + done)
     })
     settings <- list(iterations = as.numeric(iterations), rate = as.numeric(rate), step = as.numeric(step),
                      decay = 1 / 3, omega = as.numeric(omega), clip = clips[k], sigma = cal$sigma[k],
@@ -331,56 +328,10 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
                                         theta0 = prob$theta0))
 }
 
-.sgld_slice <- function(object, k) {
-  d <- object$draw_array[, , k, drop = FALSE]
-  matrix(d, nrow = dim(d)[1L], dimnames = list(NULL, dimnames(d)[[2L]]))
-}
-
 #' @rdname dp_sgld
-#' @param object,x A `dp_sgld` fit.
-#' @export
-coef.dp_sgld <- function(object, ...) {
-  m <- apply(object$draw_array, c(2L, 3L), mean)
-  if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
-  m
-}
-
-#' @rdname dp_sgld
-#' @param parm Coefficients (names or indices); all by default.
+#' @param object,x A `dp_sgld` fit (a [private_posterior]: coef, confint,
+#'   vcov, as.data.frame and the rest come from the shared contract).
 #' @param level Credible level (default 0.95).
-#' @export
-confint.dp_sgld <- function(object, parm, level = 0.95, ...) {
-  .check_open_unit(level, "level")
-  a <- (1 - level) / 2
-  terms <- .pp_terms(list(draws = .sgld_slice(object, 1L)), if (missing(parm)) NULL else parm)
-  labs <- dimnames(object$draw_array)[[3L]]
-  pct <- .ci_colnames(level)
-  out <- array(NA_real_, c(length(terms), 2L, length(labs)), list(terms, pct, labs))
-  for (k in seq_along(labs))
-    out[, , k] <- t(apply(.sgld_slice(object, k)[, terms, drop = FALSE], 2L, stats::quantile,
-                          probs = c(a, 1 - a), names = FALSE))
-  if (length(labs) == 1L) return(matrix(out[, , 1L], nrow = length(terms), dimnames = list(terms, pct)))
-  out
-}
-
-#' @rdname dp_sgld
-#' @param row.names,optional Ignored.
-#' @export
-as.data.frame.dp_sgld <- function(x, row.names = NULL, optional = FALSE, ..., level = 0.95) {
-  .check_open_unit(level, "level")
-  a <- (1 - level) / 2
-  labs <- dimnames(x$draw_array)[[3L]]
-  taus <- if (is.null(x$tau)) NA_real_ else as.numeric(x$tau)
-  do.call(rbind, lapply(seq_along(labs), function(k) {
-    d <- .sgld_slice(x, k)
-    q <- apply(d, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE)
-    data.frame(method = "DP-SGLD", term = colnames(d), tau = taus[k], estimate = colMeans(d),
-               sd = apply(d, 2L, stats::sd), lower = q[1L, ], upper = q[2L, ],
-               ess = unname(x$ess[, k]), stringsAsFactors = FALSE, row.names = NULL)
-  }))
-}
-
-#' @rdname dp_sgld
 #' @param digits Significant digits.
 #' @export
 print.dp_sgld <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {

@@ -54,7 +54,7 @@
       achieved <- as.numeric(achieved)
     }
   }
-  structure(list(epsilon = achieved, target_epsilon = target, delta = delta, sigma = sigma,
+  structure(list(method = "PGBB", epsilon = achieved, target_epsilon = target, delta = delta, sigma = sigma,
                  accountant = accountant, conversion = conversion, order = as.numeric(order),
                  iterations = as.integer(iterations), runs = as.integer(runs), mc = as.integer(mc),
                  rate = rate,

@@ -1,16 +1,12 @@
 # Methods for "pgbb" fits. Everything here is post-processing of released draws
 # (PGBB paper, Proposition 2.1): no method touches the data or spends privacy.
 #
-# A pgbb object holds `draws`, an array [draw, term, tau] in original units (a
-# single dummy tau slice, named "mean", for losses without levels), `tau`,
-# `coefnames` and the privacy `ledger`.
-
-.slice_labels <- function(object) dimnames(object$draws)[[3L]]
-
-.draw_slice <- function(object, k) {
-  d <- object$draws[, , k, drop = FALSE]
-  matrix(d, nrow = dim(d)[1L], dimnames = list(NULL, dimnames(d)[[2L]]))
-}
+# A pgbb object holds `draws`, an array [draw, term, level] in original units (a
+# single slice, named "estimate", for losses without levels), `tau`,
+# `coefnames` and the privacy `ledger`. It is a private_posterior
+# (R/private-posterior.R), which gives it coef, confint, vcov, nobs,
+# as.data.frame, as.matrix, tidy, glance and posterior::as_draws_*; only what
+# needs the model (print, summary, predict, simulate, plot) lives here.
 
 # How the intervals were built, said on every print: a single training's
 # intervals leave out the error its gradient noise left in the generator.
@@ -45,13 +41,14 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @param level Credible level.
 #' @param type `"quantile"` (equal-tailed posterior quantiles, default) or
 #'   `"normal"` (mean +/- z sd).
-#' @param ... Unused by `summary()`; `level` and `type` for `as.data.frame()`.
+#' @param ... Unused.
 #' @return An object of class `summary.pgbb`: a list of coefficient tables, one
 #'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper` and,
 #'   for a fit of several runs, `within` (the mean within-run sd), `between`
 #'   (the sd of the run means) and `total` (\eqn{\sqrt{W + B/R}}); use
 #'   `as.data.frame()` for one long table with columns
-#'   `term, tau, estimate, sd, lower, upper` (and those three).
+#'   `method, term, tau, estimate, sd, lower, upper` (and those three), the
+#'   table of every private fit ([private_posterior]).
 #'   With `type = "normal"` and several runs the limits are
 #'   `estimate +/- t_df total`, with the Satterthwaite degrees of freedom.
 #' @export
@@ -59,43 +56,22 @@ summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), .
   .check_no_dots("summary.pgbb", ...)
   .check_open_unit(level, "level")
   type <- .match_arg(type)
-  labs <- .slice_labels(object)
-  tabs <- lapply(seq_along(labs), function(k) {
-    v <- .level_variability(object, labs[k])
-    .draw_table(.draw_slice(object, k), level, type, v)
-  })
+  table <- .pp_frame(object, level, type)
+  labs <- dimnames(object$draws)[[3L]]
+  tabs <- lapply(seq_along(labs), function(k) .level_table(table, k, length(object$coefnames)))
   names(tabs) <- labs
   structure(list(call = object$call, loss = object$loss, tau = object$tau, n = object$n,
-                 level = level, type = type, coefficients = tabs, ledger = object$ledger),
+                 level = level, type = type, coefficients = tabs, table = table, ledger = object$ledger),
             class = "summary.pgbb")
 }
 
-# The variability rows of one level slice, in the order of the fit's terms
-# (NULL for a fit of one run, which has no between-run spread).
-.level_variability <- function(object, label) {
-  v <- object$variability
-  if (is.null(v) || v$runs[1L] < 2L) return(NULL)
-  v <- v[v$level == label, , drop = FALSE]
-  v[match(object$coefnames, v$term), , drop = FALSE]
-}
-
-.draw_table <- function(d, level, type, variability = NULL) {
-  a <- (1 - level) / 2
-  est <- colMeans(d)
-  sdv <- apply(d, 2L, stats::sd)
-  if (type == "quantile") {
-    lo <- apply(d, 2L, stats::quantile, probs = a, names = FALSE)
-    hi <- apply(d, 2L, stats::quantile, probs = 1 - a, names = FALSE)
-  } else {
-    q <- if (is.null(variability)) stats::qnorm(1 - a) else stats::qt(1 - a, df = variability$df)
-    s <- if (is.null(variability)) sdv else variability$total
-    lo <- est - q * s
-    hi <- est + q * s
-  }
-  out <- cbind(estimate = est, sd = sdv, lower = lo, upper = hi)
-  if (!is.null(variability))
-    out <- cbind(out, within = variability$within, between = variability$between, total = variability$total)
-  out
+# The rows of level slice k of a .pp_frame() table as a terms x statistics matrix.
+.level_table <- function(table, k, p) {
+  rows <- table[(k - 1L) * p + seq_len(p), , drop = FALSE]
+  cols <- intersect(c("estimate", "sd", "lower", "upper", "within", "between", "total"), names(table))
+  m <- as.matrix(rows[cols])
+  rownames(m) <- rows$term
+  m
 }
 
 #' @export
@@ -118,89 +94,9 @@ print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ..
 
 #' @export
 as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ...) {
-  taus <- if (is.null(x$tau)) NA_real_ else x$tau
-  out <- do.call(rbind, lapply(seq_along(x$coefficients), function(k) {
-    tab <- x$coefficients[[k]]
-    out <- data.frame(term = rownames(tab), tau = taus[k], estimate = tab[, "estimate"],
-                      sd = tab[, "sd"], lower = tab[, "lower"], upper = tab[, "upper"],
-                      stringsAsFactors = FALSE, row.names = NULL)
-    if ("within" %in% colnames(tab)) {
-      out$within <- tab[, "within"]; out$between <- tab[, "between"]; out$total <- tab[, "total"]
-    }
-    out
-  }))
+  out <- x$table
   if (!is.null(row.names)) rownames(out) <- row.names
   out
-}
-
-#' One row per term and level: the summary table as a data frame
-#' (`level` and `type` as in [summary.pgbb()]).
-#' @param x A `pgbb` fit.
-#' @param row.names,optional As in [base::as.data.frame()].
-#' @return A data frame with columns `term`, `tau`, `estimate`, `sd`, `lower`,
-#'   `upper` (and `within`, `between`, `total` for pooled trainings).
-#' @rdname summary.pgbb
-#' @export
-as.data.frame.pgbb <- function(x, row.names = NULL, optional = FALSE, ...) {
-  as.data.frame(summary(x, ...), row.names = row.names)
-}
-
-#' @export
-coef.pgbb <- function(object, ...) {
-  .check_no_dots("coef.pgbb", ...)
-  m <- .draws_mean(object$draws)
-  if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
-  m
-}
-
-#' Credible intervals from a PGBB posterior
-#'
-#' @param object A `pgbb` fit.
-#' @param parm Coefficients (names or indices); all by default.
-#' @param level Credible level.
-#' @param ... Unused.
-#' @return For a single quantile level (or a non-quantile loss), a matrix with
-#'   one row per coefficient and columns for the lower and upper limits, like
-#'   [stats::confint()]. For several levels, a 3-d array
-#'   `[coefficient, limit, tau]`.
-#' @export
-confint.pgbb <- function(object, parm, level = 0.95, ...) {
-  .check_no_dots("confint.pgbb", ...)
-  .check_open_unit(level, "level")
-  terms <- object$coefnames
-  if (!missing(parm)) terms <- terms[if (is.numeric(parm)) parm else match(parm, terms)]
-  if (anyNA(terms)) .arg_fail("parm", "names or indices of coefficients of the fit")
-  out <- .draws_interval(object$draws, terms, level)   # terms x limits x levels
-  if (dim(out)[3L] == 1L)
-    return(matrix(out[, , 1L], nrow = length(terms), dimnames = dimnames(out)[1:2]))
-  out
-}
-
-#' @export
-vcov.pgbb <- function(object, ...) {
-  .check_no_dots("vcov.pgbb", ...)
-  labs <- .slice_labels(object)
-  v <- lapply(seq_along(labs), function(k) stats::cov(.draw_slice(object, k)))
-  names(v) <- labs
-  if (length(v) == 1L) v[[1L]] else v
-}
-
-#' @export
-nobs.pgbb <- function(object, ...) object$n
-
-# A fit keeps no records (it is a release), so there is nothing to compute
-# fitted values or residuals from; say how to get them instead of returning NULL.
-#' @export
-fitted.pgbb <- function(object, ...) .no_records_stop("fitted")
-
-#' @export
-residuals.pgbb <- function(object, ...) .no_records_stop("residuals")
-
-.no_records_stop <- function(what) {
-  stop(sprintf(paste0("%s() is not available for a pgbb fit: the fit stores no records (it is a private ",
-                      "release). Use predict(fit, newdata = <your data>) for fitted values%s."), what,
-               if (what == "residuals") ", and subtract them from the response yourself" else ""),
-       call. = FALSE)
 }
 
 #' Predictions with credible intervals from a PGBB fit
@@ -317,20 +213,6 @@ plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
                        col = c("black", if (process) "grey85" else "black", if (!is.null(ref)) "red"))
   }
   invisible(x)
-}
-
-# std.error: for pooled trainings the total sqrt(W + B / R), the standard
-# error the t intervals are built on; the draws' sample sd (summary()'s `sd`)
-# is larger and unstable there, the pooled noise error being t on few degrees
-# of freedom. For one training, the draws' sd.
-#' @exportS3Method generics::tidy
-tidy.pgbb <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
-  .check_no_dots("tidy.pgbb", ...)
-  s <- as.data.frame(summary(x, level = conf.level))
-  out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate,
-                    std.error = if (is.null(s$total)) s$sd else s$total, stringsAsFactors = FALSE)
-  if (conf.int) { out$conf.low <- s$lower; out$conf.high <- s$upper }
-  out
 }
 
 # Columns of a reference coefficient matrix for the (sorted) levels `taus`: by

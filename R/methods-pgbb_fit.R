@@ -1,8 +1,8 @@
-# Methods for "pgbb_fit" objects (print, summary, coef, confint, vcov, nobs).
-# For a generator trained over a grid of levels, per-level results stack
-# along the last dimension: coef() is a parameters x levels matrix, vcov() a
-# parameters x parameters x levels array and confint() a parameters x 2 x
-# levels array.
+# print and summary of "pgbb_fit" objects; coef, confint, vcov, nobs and the
+# tables come from the private_posterior contract (R/private-posterior.R). For
+# a generator trained over a grid of levels, per-level results stack along the
+# last dimension: coef() is a parameters x levels matrix, vcov() a parameters x
+# parameters x levels array and confint() a parameters x 2 x levels array.
 
 #' @export
 print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
@@ -18,44 +18,6 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   invisible(x)
 }
 
-#' @export
-coef.pgbb_fit <- function(object, ...) {
-  .check_no_dots("coef.pgbb_fit", ...)
-  .draws_mean(object$draws)
-}
-
-#' @export
-vcov.pgbb_fit <- function(object, ...) {
-  .check_no_dots("vcov.pgbb_fit", ...)
-  .draws_cov(object$draws)
-}
-
-#' @importFrom stats nobs
-#' @export
-nobs.pgbb_fit <- function(object, ...) object$n
-
-#' @export
-fitted.pgbb_fit <- function(object, ...) .no_records_stop("fitted")
-
-#' @export
-residuals.pgbb_fit <- function(object, ...) .no_records_stop("residuals")
-
-#' Credible intervals from a PGBB fit
-#'
-#' Equal-tailed posterior quantile intervals from the stored draws.
-#'
-#' @param object A `pgbb_fit`.
-#' @param parm Parameters (names or indices); all by default.
-#' @param level Credible level.
-#' @param ... Unused.
-#' @return A matrix with one row per parameter and columns for the lower and
-#'   upper limits; for a grid of levels, an array parameters x 2 x levels.
-#' @export
-confint.pgbb_fit <- function(object, parm, level = 0.95, ...) {
-  .check_no_dots("confint.pgbb_fit", ...)
-  .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
-}
-
 #' Summarise a PGBB fit
 #'
 #' Posterior mean, standard deviation and equal-tailed credible interval of
@@ -66,25 +28,16 @@ confint.pgbb_fit <- function(object, parm, level = 0.95, ...) {
 #' @param level Credible level.
 #' @param ... Unused.
 #' @return An object of class `summary.pgbb_fit` with a `coefficients` table
-#'   (columns `term`, `tau`, `estimate`, `sd`, `lower`, `upper`) and the ledger.
+#'   (the table of every private fit, [private_posterior]: columns `method`,
+#'   `term`, `tau`, `estimate`, `sd`, `lower`, `upper`, and `within`, `between`,
+#'   `total` for pooled trainings) and the ledger.
 #' @export
 summary.pgbb_fit <- function(object, level = 0.95, ...) {
   .check_no_dots("summary.pgbb_fit", ...)
   .check_open_unit(level, "level")
-  d <- object$draws
-  a <- (1 - level) / 2
-  tab <- function(m, tau) {
-    data.frame(term = colnames(m), tau = if (is.null(tau)) NA_real_ else tau,
-               estimate = colMeans(m), sd = apply(m, 2L, stats::sd),
-               lower = apply(m, 2L, stats::quantile, probs = a, names = FALSE),
-               upper = apply(m, 2L, stats::quantile, probs = 1 - a, names = FALSE),
-               row.names = NULL, stringsAsFactors = FALSE)
-  }
-  coefs <- if (length(dim(d)) == 3L) {
-    do.call(rbind, lapply(seq_len(dim(d)[3]), function(i) tab(d[, , i], object$tau[i])))
-  } else tab(d, object$tau)
+  coefs <- .pp_frame(object, level)
   structure(list(coefficients = coefs, level = level, ledger = object$ledger, loss = object$loss,
-                 n = object$n, draws = dim(d)[1]), class = "summary.pgbb_fit")
+                 n = object$n, draws = dim(object$draws)[1]), class = "summary.pgbb_fit")
 }
 
 #' @export
@@ -94,6 +47,7 @@ print.summary.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L)
   cat(sprintf("Posterior summaries (%s%% equal-tailed credible intervals):\n",
               format(100 * x$level)))
   tab <- x$coefficients
+  tab$method <- NULL
   if (all(is.na(tab$tau))) tab$tau <- NULL
   print(tab, digits = digits, row.names = FALSE)
   invisible(x)

@@ -335,7 +335,8 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  draws = control$draws, accountant = control$accountant,
                  conversion = control$conversion, J = control$J, m = control$m,
                  alpha = control$alpha, orders = control$orders, runs = control$runs %||% 1L,
-                 tau_basis = control$tau_basis %||% "grid",
+                 tau_basis = control$tau_basis %||% "grid", warmup = control$warmup %||% 0.05,
+                 clip = control$clip, precision = control$precision %||% "float",
                  progress = progress)
   if (private) common$epsilon <- epsilon else common$sigma <- 0
   if (loss == "mean") {
@@ -394,7 +395,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
                  contrasts = attr(frame$X, "contrasts"), control = control),
-            class = "pgbb")
+            class = c("pgbb", "private_posterior"))
 }
 
 .as_draw_array <- function(d) {

@@ -229,13 +229,9 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   if (!is.character(optimizer) || length(optimizer) != 1L || !(optimizer %in% c("adam", "sgd")))
     .arg_fail("optimizer", "\"adam\" or \"sgd\"")
   .check_positive(learning_rate, "learning_rate")
-  if (!is.numeric(lr_floor) || length(lr_floor) != 1L || is.na(lr_floor) || lr_floor < 0 || lr_floor > 1)
-    .arg_fail("lr_floor", "a single number in [0, 1]")
-  if (!is.numeric(warmup) || length(warmup) != 1L || is.na(warmup) || warmup < 0 || warmup >= 1)
-    .arg_fail("warmup", "a single number in [0, 1)")
-  if (!is.numeric(average_from) || length(average_from) != 1L || is.na(average_from) ||
-      average_from < 0 || average_from > 1)
-    .arg_fail("average_from", "a single number in [0, 1]")
+  .check_fraction(lr_floor, "lr_floor")
+  .check_fraction(warmup, "warmup", below_one = TRUE)
+  .check_fraction(average_from, "average_from")
   .check_count(draws, "draws", max = 1e7)
   .check_count(runs, "runs", max = 1000)
   if (runs > iterations)
@@ -315,10 +311,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
                    lr_floor = as.numeric(lr_floor), precision = precision)
   tick <- NULL
-  if (progress) {
-    pb <- utils::txtProgressBar(min = 0, max = as.numeric(iterations) * runs, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  if (progress) bar <- .progress_start(as.numeric(iterations) * runs,
+                                       if (runs > 1L) sprintf("PGBB: %d trainings", runs) else "PGBB training")
   given_partition <- partition
   layer_sets <- vector("list", runs)
   for (r in seq_len(runs)) {
@@ -327,7 +321,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     train_seed <- .rng_seed()
     if (progress) {
       done_before <- (r - 1) * as.numeric(iterations)
-      tick <- function(done, total) utils::setTxtProgressBar(pb, done_before + done)
+      tick <- function(done, total) bar(done_before + done)
     }
     layer_sets[[r]] <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
                                       as.integer(partition), as.integer(blocks), settings,
@@ -357,7 +351,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     # The partition is independent of the data; it is kept only for
     # non-private fits (comparisons with blocked_bootstrap()).
     partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
-    draws = NULL), class = "pgbb_fit")
+    draws = NULL), class = c("pgbb_fit", "private_posterior"))
   ev <- .pgbb_fit_draws(fit, n = draws)
   fit$draws <- ev$draws
   fit$variability <- ev$variability

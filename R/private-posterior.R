@@ -1,26 +1,39 @@
-# The "private_posterior" class: what every private fit in the package returns
-# (NoisyGibbs and DP-Bootstrap here; PGBB fits and DP-SGLD are meant to share it),
-# so one table can put all methods side by side.
+# The "private_posterior" class: the one result contract of the package. Every
+# private fit inherits it (pgbb, pgbb_fit, dp_sgld, noisy_gibbs, dp_bootstrap),
+# so coef / confint / vcov / nobs / as.data.frame / as.matrix / tidy / glance /
+# posterior::as_draws_* are written once, here, and one table can put all
+# methods side by side. Every method is post-processing of the release (PGBB
+# paper, Proposition 2.1): none touches the data or spends privacy.
 #
-# Contract (checked by .validate_private_posterior()):
-#   draws     numeric matrix, one column per parameter (named); posterior draws, or
-#             for DP-Bootstrap the released noisy bootstrap replicates.
+# What a subclass stores (read through the accessors below, never directly):
+#   draws     numeric matrix, one column per parameter (named), or an array
+#             [draw, term, level]; `draw_array` holds the array when `draws` is
+#             a flattened matrix (DP-SGLD). Posterior draws, or for DP-Bootstrap
+#             the released noisy bootstrap replicates.
+#   tau       the quantile levels of the level slices (NULL: no levels).
+#   variability  optional table of the within / between / total spread of
+#             pooled trainings (R/pooling.R), rows ordered term-fastest by level.
+#   ess       optional terms x levels matrix of effective sample sizes (MCMC).
 #   interval  NULL, or a p x 2 matrix (rows = parameters, cols lower/upper) holding
 #             the method's own reported interval at `level`.
 #   level     confidence / credible level of `interval` (default 0.95).
-#   estimate  optional named point estimate (else the column means of `draws`).
-#   se        optional named standard errors (else the column sds of `draws`).
-#   ledger    list: method, epsilon, delta, mu (the GDP parameter of the whole release,
-#             NA if the method has none),
-#             calibration, guarantee, noise_scale (named), sensitivity (named),
-#             split (named fractions of the budget), neighbouring, and optionally
-#             a data frame `releases` (one row per noisy release: release, dimension,
-#             sensitivity, epsilon, delta, noise_sd, exact_delta = the delta the
-#             release achieves at its epsilon by the exact Gaussian profile).
-#             For float-safe releases also `released_sd` (named: the sd of the grid
-#             noise actually added) and `noise_law` (one line for print()).
-#   title     one-line description for print().
-# Subclasses override confint() when their interval is not a quantile of draws.
+#   estimate  optional named point estimate (else the means of the draws).
+#   se        optional named standard errors (else the sds of the draws).
+#   n         (or details$n) the number of records.
+#   ledger    the privacy ledger; `ledger$method` names the method. For the
+#             baselines (checked by .validate_private_posterior()): method,
+#             epsilon, delta, mu (the GDP parameter of the whole release, NA if
+#             the method has none), calibration, guarantee, noise_scale (named),
+#             sensitivity (named), split (named fractions of the budget),
+#             neighbouring, and optionally a data frame `releases` (one row per
+#             noisy release: release, dimension, sensitivity, epsilon, delta,
+#             noise_sd, exact_delta = the delta the release achieves at its
+#             epsilon by the exact Gaussian profile). For float-safe releases also
+#             `released_sd` (named: the sd of the grid noise actually added) and
+#             `noise_law` (one line for print()).
+#   title     one-line description for print() (the baselines).
+# Subclasses override confint() when their interval is not a quantile of draws
+# (DP-Bootstrap); every table below then uses the override.
 
 .new_private_posterior <- function(draws, ledger, class, title, interval = NULL, level = 0.95,
                                    estimate = NULL, se = NULL, ...) {
@@ -46,8 +59,29 @@
   x
 }
 
-.pp_terms <- function(object, parm) {
-  terms <- colnames(object$draws)
+## ---- Accessors: the draws as [draw, term, level], levels, labels ---------------
+
+.pp_array <- function(x) .as_level_array(x$draw_array %||% x$draws)
+
+.as_level_array <- function(d) {
+  if (length(dim(d)) == 3L) return(d)
+  array(d, c(nrow(d), ncol(d), 1L), list(NULL, colnames(d), NULL))
+}
+
+.pp_coefnames <- function(x) dimnames(.pp_array(x))[[2L]]
+
+# The quantile level of every level slice (NA for a loss without levels).
+.pp_tau <- function(x) {
+  L <- dim(.pp_array(x))[3L]
+  if (is.null(x$tau) || length(x$tau) != L) rep(NA_real_, L) else as.numeric(x$tau)
+}
+
+.pp_method <- function(x) x$ledger$method %||% class(x)[1L]
+
+.pp_terms <- function(object, parm) .select_terms(parm, .pp_coefnames(object))
+
+# `parm` of confint() and friends (names or column numbers) as term names.
+.select_terms <- function(parm, terms) {
   if (missing(parm) || is.null(parm)) return(terms)
   if (is.numeric(parm)) {
     if (any(parm < 1 | parm > length(terms) | parm != round(parm)))
@@ -64,29 +98,157 @@
   sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
 }
 
-#' Summaries of private posterior fits
+## ---- Summaries of draws, written once ---------------------------------------
+
+# Summaries of a draws matrix (draws x parameters) or array (draws x
+# parameters x levels); also used by the non-private bootstrap draws.
+.draws_mean <- function(d) {
+  if (length(dim(d)) == 3L) apply(d, c(2L, 3L), mean) else colMeans(d)
+}
+
+.draws_cov <- function(d) {
+  d <- .as_level_array(d)
+  out <- array(NA_real_, c(dim(d)[2], dim(d)[2], dim(d)[3]),
+               dimnames = list(dimnames(d)[[2]], dimnames(d)[[2]], dimnames(d)[[3]]))
+  for (i in seq_len(dim(d)[3])) out[, , i] <- stats::cov(.level_slice(d, i))
+  if (dim(d)[3] != 1L) return(out)
+  matrix(out[, , 1L], dim(d)[2], dimnames = dimnames(d)[c(2L, 2L)])
+}
+
+# One level as a draws x parameters matrix, also for a single parameter (d[, , i]
+# alone would drop to a vector).
+.level_slice <- function(d, i) matrix(d[, , i], nrow = dim(d)[1L], dimnames = dimnames(d)[1:2])
+
+# The equal-tailed interval of draws (columns), the one definition every class
+# uses: R's default sample quantile (type 7).
+.equal_tailed <- function(m, level) {
+  a <- (1 - level) / 2
+  out <- t(apply(m, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
+  dimnames(out) <- list(colnames(m), .ci_colnames(level))
+  out
+}
+
+# Equal-tailed intervals of the terms `parm` (names or numbers; NULL: all): a
+# parameters x 2 matrix, or parameters x 2 x levels.
+.draws_interval <- function(d, parm, level) {
+  .check_open_unit(level, "level")
+  d <- .as_level_array(d)
+  terms <- .select_terms(parm, dimnames(d)[[2L]])
+  out <- array(NA_real_, c(length(terms), 2L, dim(d)[3]),
+               dimnames = list(terms, .ci_colnames(level), dimnames(d)[[3]]))
+  for (i in seq_len(dim(d)[3])) out[, , i] <- .equal_tailed(.level_slice(d, i)[, terms, drop = FALSE], level)
+  .drop_limits(out)
+}
+
+# terms x 2 x levels -> terms x 2 when there is one level.
+.drop_limits <- function(out) {
+  if (dim(out)[3L] != 1L) return(out)
+  matrix(out[, , 1L], nrow = dim(out)[1L], dimnames = dimnames(out)[1:2])
+}
+
+# A terms x 2 interval matrix (one level) or array, as terms x 2 x levels.
+.as_limits_array <- function(ci) {
+  if (length(dim(ci)) == 3L) return(ci)
+  array(ci, c(nrow(ci), 2L, 1L), list(rownames(ci), colnames(ci), NULL))
+}
+
+# draws x (term, level) columns named "term" (one level) or "term [label]".
+.flat_draws <- function(d) {
+  d <- .as_level_array(d)
+  labs <- dimnames(d)[[3L]]
+  terms <- dimnames(d)[[2L]]
+  m <- matrix(d, nrow = dim(d)[1L])
+  colnames(m) <- if (dim(d)[3L] == 1L) terms else
+    sprintf("%s [%s]", rep(terms, times = dim(d)[3L]),
+            rep(labs %||% paste0("level", seq_len(dim(d)[3L])), each = length(terms)))
+  m
+}
+
+## ---- The one table: method, term, tau, estimate, sd, lower, upper -------------
+
+# Long table of a fit at `level`: one row per term and level. `type = "normal"`
+# gives estimate +- a normal (one training) or t (pooled trainings, on the
+# Satterthwaite degrees of freedom) quantile times the total sd. Pooled
+# trainings add their `within`, `between` and `total` spread; MCMC fits their
+# effective sample size `ess`.
+.pp_frame <- function(x, level, type = "quantile", parm = NULL) {
+  a3 <- .pp_array(x)
+  terms <- .pp_coefnames(x)
+  p <- length(terms)
+  L <- dim(a3)[3L]
+  est <- matrix(stats::coef(x), p, L)
+  sdv <- matrix(.pp_sd(x), p, L)
+  ci <- .as_limits_array(stats::confint(x, level = level))
+  v <- .pp_variability(x, p, L)
+  if (type == "normal") {
+    q <- if (is.null(v)) stats::qnorm(1 - (1 - level) / 2) else stats::qt(1 - (1 - level) / 2, df = v$df)
+    s <- if (is.null(v)) sdv else v$total
+    ci[, 1L, ] <- est - q * s
+    ci[, 2L, ] <- est + q * s
+  }
+  out <- data.frame(method = .pp_method(x), term = rep(terms, times = L),
+                    tau = rep(.pp_tau(x), each = p), estimate = as.vector(est), sd = as.vector(sdv),
+                    lower = as.vector(ci[, 1L, ]), upper = as.vector(ci[, 2L, ]), stringsAsFactors = FALSE)
+  if (!is.null(v)) {
+    out$within <- as.vector(v$within); out$between <- as.vector(v$between); out$total <- as.vector(v$total)
+  }
+  if (is.matrix(x$ess) && length(x$ess) == p * L) out$ess <- as.vector(x$ess)
+  if (!is.null(parm)) out <- out[out$term %in% .pp_terms(x, parm), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+.pp_sd <- function(object) {
+  if (!is.null(object$se)) return(object$se)
+  a3 <- .pp_array(object)
+  if (dim(a3)[1L] < 2L) return(array(NA_real_, dim(a3)[2:3]))
+  apply(a3, c(2L, 3L), stats::sd)
+}
+
+# The variability of pooled trainings as terms x levels matrices (NULL for
+# one training or a method without runs).
+.pp_variability <- function(x, p, L) {
+  v <- x$variability
+  if (is.null(v) || v$runs[1L] < 2L || nrow(v) != p * L) return(NULL)
+  lapply(v[c("within", "between", "total", "df")], matrix, p, L)
+}
+
+## ---- Methods shared by every private fit --------------------------------------
+
+#' Summaries of private fits: one contract for every method
 #'
-#' Methods shared by every private fit of the package ([noisy_gibbs()],
-#' [dp_bootstrap()], and later PGBB and DP-SGLD fits), so that fits can be put side
+#' Methods shared by every private fit of the package ([pgbb()], [pgbb_fit()],
+#' [dp_sgld()], [noisy_gibbs()], [dp_bootstrap()]), so that fits can be put side
 #' by side. All of them are post-processing of the private release and cost no
 #' privacy.
 #'
 #' `coef()` is the point estimate (the mean of the draws unless the method has its
-#' own estimate). `confint()` is the equal-tailed quantile interval of the draws
-#' (the credible interval of a Bayesian method); methods with their own interval
-#' (DP-Bootstrap) override it. `as.data.frame()` returns one row per parameter
-#' with columns `method`, `term`, `estimate`, `sd`, `lower`, `upper`.
+#' own estimate): a named vector, or a terms x levels matrix for a fit at several
+#' quantile levels. `confint()` is the equal-tailed quantile interval of the draws
+#' (the credible interval of a Bayesian method; R's default sample quantile);
+#' methods with their own interval (DP-Bootstrap) override it. It is a terms x 2
+#' matrix, or a terms x 2 x levels array. `vcov()` is the covariance of the draws
+#' (terms x terms, or terms x terms x levels). `as.data.frame()` returns one row
+#' per term and level with columns `method`, `term`, `tau` (`NA` without
+#' levels), `estimate`, `sd`, `lower`, `upper`, plus `within`, `between` and
+#' `total` for pooled PGBB trainings and `ess` for MCMC samplers. `as.matrix()`
+#' is the draws, one column per term (and level: `"term [level]"`).
+#' `tidy()` and `glance()` follow the `broom` conventions (for pooled trainings
+#' `std.error` is the total sd `sqrt(W + B/R)` the intervals are built on), and
+#' `posterior::as_draws_matrix()` / `as_draws_array()` hand the draws to the
+#' `posterior` package (one chain).
 #'
 #' @param object,x A fit inheriting from `private_posterior`.
 #' @param parm Parameters (names or column numbers); all by default.
 #' @param level Interval level (default: the level the fit was made at, 0.95).
 #' @param digits Significant digits to print.
-#' @param row.names,optional Ignored (for compatibility with [as.data.frame()]).
+#' @param row.names,optional As in [base::as.data.frame()].
+#' @param conf.int,conf.level For `tidy()`: add the interval at this level.
 #' @param ... Unused.
-#' @return `coef()`: named numeric vector. `confint()`: matrix with one row per
-#'   parameter and columns of lower and upper limits. `as.data.frame()`: data frame.
-#'   `summary()`: object of class `summary.private_posterior` (the table and the
-#'   privacy ledger). `print()` returns its argument invisibly.
+#' @return `coef()`: named numeric vector or matrix. `confint()`: matrix or array
+#'   of lower and upper limits. `as.data.frame()`, `tidy()`, `glance()`: data
+#'   frames. `summary()`: object of class `summary.private_posterior` (the table
+#'   and the privacy ledger). `print()` returns its argument invisibly.
 #' @examples
 #' set.seed(1)
 #' fit <- noisy_gibbs(rnorm(500, 1.5, 0.5), family = "gaussian", sigma = 0.5,
@@ -101,41 +263,121 @@ NULL
 #' @rdname private_posterior
 #' @export
 coef.private_posterior <- function(object, ...) {
+  .check_no_dots("coef", ...)
   if (!is.null(object$estimate)) return(object$estimate)
-  colMeans(object$draws)
-}
-
-.pp_sd <- function(object) {
-  if (!is.null(object$se)) return(object$se)
-  if (nrow(object$draws) < 2L) return(stats::setNames(rep(NA_real_, ncol(object$draws)),
-                                                      colnames(object$draws)))
-  apply(object$draws, 2L, stats::sd)
+  m <- .draws_mean(.pp_array(object))
+  if (ncol(m) == 1L) return(stats::setNames(m[, 1L], rownames(m)))
+  m
 }
 
 #' @rdname private_posterior
 #' @export
 confint.private_posterior <- function(object, parm, level = NULL, ...) {
-  if (is.null(level)) level <- object$level
+  .check_no_dots("confint", ...)
+  if (is.null(level)) level <- object$level %||% 0.95
   .check_open_unit(level, "level")
-  terms <- .pp_terms(object, if (missing(parm)) NULL else parm)
-  a <- (1 - level) / 2
-  out <- t(apply(object$draws[, terms, drop = FALSE], 2L, stats::quantile,
-                 probs = c(a, 1 - a), names = FALSE, type = 8))
-  dimnames(out) <- list(terms, .ci_colnames(level))
-  out
+  .draws_interval(.pp_array(object), if (missing(parm)) NULL else parm, level)
+}
+
+#' @rdname private_posterior
+#' @export
+vcov.private_posterior <- function(object, ...) {
+  .check_no_dots("vcov", ...)
+  .draws_cov(.pp_array(object))
+}
+
+#' @rdname private_posterior
+#' @export
+nobs.private_posterior <- function(object, ...) object$n %||% object$details$n
+
+# A fit keeps no records (it is a release), so there is nothing to compute
+# fitted values or residuals from; say how to get them instead of returning NULL.
+#' @rdname private_posterior
+#' @export
+fitted.private_posterior <- function(object, ...) .no_records_stop("fitted")
+
+#' @rdname private_posterior
+#' @export
+residuals.private_posterior <- function(object, ...) .no_records_stop("residuals")
+
+.no_records_stop <- function(what) {
+  stop(sprintf(paste0("%s() is not available for a private fit: the fit stores no records (it is a private ",
+                      "release). Use predict(fit, newdata = <your data>) for fitted values%s."), what,
+               if (what == "residuals") ", and subtract them from the response yourself" else ""),
+       call. = FALSE)
 }
 
 #' @rdname private_posterior
 #' @export
 as.data.frame.private_posterior <- function(x, row.names = NULL, optional = FALSE, ...,
                                             level = NULL) {
-  ci <- stats::confint(x, level = level)
-  est <- stats::coef(x)
-  sdv <- .pp_sd(x)
-  terms <- rownames(ci)
-  data.frame(method = rep(x$ledger$method, length(terms)), term = terms,
-             estimate = unname(est[terms]), sd = unname(sdv[terms]),
-             lower = unname(ci[, 1L]), upper = unname(ci[, 2L]), stringsAsFactors = FALSE)
+  .check_no_dots("as.data.frame", ...)
+  if (is.null(level)) level <- x$level %||% 0.95
+  .check_open_unit(level, "level")
+  out <- .pp_frame(x, level)
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
+}
+
+#' @rdname private_posterior
+#' @export
+as.matrix.private_posterior <- function(x, ...) {
+  .check_no_dots("as.matrix", ...)
+  .flat_draws(.pp_array(x))
+}
+
+#' @rdname private_posterior
+#' @exportS3Method generics::tidy
+tidy.private_posterior <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+  .check_no_dots("tidy", ...)
+  s <- .pp_frame(x, conf.level)
+  out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate,
+                    std.error = if (is.null(s$total)) s$sd else s$total, stringsAsFactors = FALSE)
+  if (conf.int) { out$conf.low <- s$lower; out$conf.high <- s$upper }
+  out
+}
+
+#' @rdname private_posterior
+#' @exportS3Method generics::glance
+glance.private_posterior <- function(x, ...) {
+  .check_no_dots("glance", ...)
+  l <- x$ledger
+  data.frame(method = .pp_method(x), nobs = as.integer(stats::nobs(x) %||% NA_integer_),
+             epsilon = as.numeric(l$epsilon %||% NA_real_), delta = as.numeric(l$delta %||% NA_real_),
+             runs = as.integer(l$runs %||% 1L), draws = dim(.pp_array(x))[1L],
+             levels = dim(.pp_array(x))[3L], stringsAsFactors = FALSE)
+}
+
+#' @rdname private_posterior
+#' @exportS3Method posterior::as_draws_matrix
+as_draws_matrix.private_posterior <- function(x, ...) {
+  .check_no_dots("as_draws_matrix", ...)
+  posterior::as_draws_matrix(as.matrix(x))
+}
+
+#' @rdname private_posterior
+#' @exportS3Method posterior::as_draws_array
+as_draws_array.private_posterior <- function(x, ...) {
+  .check_no_dots("as_draws_array", ...)
+  m <- as.matrix(x)
+  posterior::as_draws_array(array(m, c(nrow(m), 1L, ncol(m)), list(NULL, NULL, colnames(m))))
+}
+
+#' @rdname posterior_draws
+#' @export
+posterior_draws.private_posterior <- function(fit, n = NULL, tau = NULL, ...) {
+  .check_no_dots("posterior_draws", ...)
+  a3 <- .pp_array(fit)
+  if (!is.null(n)) {
+    .check_count(n, "n", max = dim(a3)[1L])
+    a3 <- a3[seq_len(n), , , drop = FALSE]
+  }
+  if (!is.null(tau)) {
+    k <- match(signif(as.numeric(tau), 10), signif(.pp_tau(fit), 10))
+    if (!is.numeric(tau) || anyNA(k)) .arg_fail("tau", "NULL or levels the fit was made at")
+    a3 <- a3[, , k, drop = FALSE]
+  }
+  .drop_level(a3)
 }
 
 .format_ledger <- function(ledger, digits = 4L) {

@@ -5,7 +5,7 @@
 # they exist and CRAN for the rest.
 set -euo pipefail
 
-pkgs="Rcpp RcppEigen testthat roxygen2 knitr rmarkdown markdown quantreg AER generics foreign Rmpfr conquer"
+pkgs="Rcpp RcppEigen testthat roxygen2 knitr rmarkdown markdown quantreg AER generics posterior cli foreign Rmpfr conquer"
 
 missing() {
   Rscript --vanilla -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)])' $pkgs

@@ -172,7 +172,7 @@ test_that("set.seed reproduces; print shows the ledger", {
   expect_output(print(a), "Privacy ledger: DP-Bootstrap")
   expect_output(print(a), "for this B \\(non-asymptotic")
   expect_output(print(summary(a)), "50 stored draws")
-  expect_named(as.data.frame(a), c("method", "term", "estimate", "sd", "lower", "upper"))
+  expect_named(as.data.frame(a), c("method", "term", "tau", "estimate", "sd", "lower", "upper"))
 })
 
 test_that("bad inputs give errors naming the argument", {

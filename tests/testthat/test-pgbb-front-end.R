@@ -134,3 +134,22 @@ test_that("the too-small-budget error says what would help, for either conversio
                  error = conditionMessage)
   expect_match(e2, "conversion = \"asoodeh\"")
 })
+
+test_that("pgbb_control() sets the trainer's clip, warm-up and precision for pgbb()", { quiet_noise({
+  set.seed(8)
+  d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)
+  b <- list(x = c(0, 1), .response = c(-4, 5))
+  ctl <- pgbb_control(iterations = 30, hidden = 4, draws = 20, blocks = 5, runs = 2,
+                      clip = 0.5, warmup = 0, precision = "double")
+  fit <- pgbb(y ~ x, d, loss = "huber", epsilon = 4, bounds = b, control = ctl, progress = FALSE)
+  expect_equal(fit$fit$ledger$clip, 0.5)
+  expect_identical(fit$fit$training$precision, "double")
+  expect_equal(fit$fit$training$warmup, 0)
+  # the defaults are pgbb_fit()'s: the loss's own clip, float, 5% warm-up
+  def <- pgbb(y ~ x, d, loss = "huber", epsilon = 4, bounds = b,
+              control = pgbb_control(iterations = 30, hidden = 4, draws = 20, blocks = 5, runs = 2),
+              progress = FALSE)
+  expect_gt(def$fit$ledger$clip, 0.5)
+  expect_identical(def$fit$training$precision, "float")
+  expect_equal(def$fit$training$warmup, 0.05)
+}) })

@@ -29,7 +29,7 @@ test_that("pgbb() fits with factors, interactions, transforms and returns the do
   expect_equal(nobs(fit), 600L)
   s <- as.data.frame(summary(fit))
   # Five runs by default: the within / between / total decomposition comes with it.
-  expect_named(s, c("term", "tau", "estimate", "sd", "lower", "upper", "within", "between", "total"))
+  expect_named(s, c("method", "term", "tau", "estimate", "sd", "lower", "upper", "within", "between", "total"))
   expect_true(all(s$lower <= s$estimate & s$estimate <= s$upper))
   expect_true(fit$ledger$epsilon <= 2 && fit$ledger$sigma > 0)
   p <- predict(fit, newdata = d[1:3, ], interval = "credible")

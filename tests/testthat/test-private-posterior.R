@@ -1,0 +1,147 @@
+# The one result contract (R/private-posterior.R): every private fit answers
+# coef / confint / vcov / nobs / as.data.frame / as.matrix / tidy / glance /
+# posterior::as_draws_* the same way, checked against the stored draws.
+
+pp_data <- local({
+  set.seed(11)
+  d <- data.frame(x = runif(400, -1, 1))
+  d$y <- 1 + 0.5 * d$x + rnorm(400, sd = 0.5)
+  d
+})
+pp_bounds <- list(x = c(-1, 1), .response = c(-4, 6))
+
+pp_fits <- function() {
+  set.seed(12)
+  ctl <- pgbb_control(iterations = 60, hidden = c(8, 8), draws = 200, blocks = 10)
+  quiet_noise(list(
+    pgbb_one = pgbb(y ~ x, pp_data, loss = "huber", epsilon = 4, bounds = pp_bounds, control = ctl,
+                    progress = FALSE),
+    pgbb_joint = pgbb(y ~ x, pp_data, loss = "quantile", tau = c(0.25, 0.5, 0.75), epsilon = 4,
+                      bounds = pp_bounds, control = ctl, progress = FALSE),
+    sgld = dp_sgld(y ~ x, pp_data, loss = "quantile", tau = c(0.25, 0.75), epsilon = 4,
+                   bounds = pp_bounds, iterations = 300, rate = 0.05, progress = FALSE),
+    ng = suppressWarnings(noisy_gibbs(y ~ x, pp_data, family = "linear", epsilon = 4,
+                                      bounds = pp_bounds, iterations = 600)),
+    dpb = dp_bootstrap(y ~ x, pp_data, method = "ridge_huber", epsilon = 4, bounds = pp_bounds)
+  ))
+}
+
+test_that("every private fit inherits the contract and gives one table schema", {
+  fits <- pp_fits()
+  schema <- c("method", "term", "tau", "estimate", "sd", "lower", "upper")
+  for (nm in names(fits)) {
+    f <- fits[[nm]]
+    expect_s3_class(f, "private_posterior")
+    df <- as.data.frame(f, level = 0.9)
+    expect_identical(names(df)[1:7], schema, label = nm)
+    expect_true(all(df$lower <= df$upper), label = nm)
+    # the table and confint()/coef() are the same numbers
+    ci <- confint(f, level = 0.9)
+    est <- coef(f)
+    expect_equal(df$lower, as.vector(if (length(dim(ci)) == 3L) ci[, 1, ] else ci[, 1]), label = nm)
+    expect_equal(df$upper, as.vector(if (length(dim(ci)) == 3L) ci[, 2, ] else ci[, 2]), label = nm)
+    expect_equal(df$estimate, as.vector(est), label = nm)
+    expect_equal(nobs(f), 400L, label = nm)
+    expect_error(fitted(f), "stores no records", label = nm)
+    expect_error(residuals(f), "stores no records", label = nm)
+  }
+  expect_identical(unique(as.data.frame(fits$pgbb_joint)$tau), c(0.25, 0.5, 0.75))
+  expect_true(all(is.na(as.data.frame(fits$ng)$tau)))
+  expect_identical(as.data.frame(fits$sgld)$method[1], "DP-SGLD")
+  expect_identical(as.data.frame(fits$pgbb_one)$method[1], "PGBB")
+})
+
+test_that("quantile intervals are the equal-tailed quantiles of as.matrix(), level by level", {
+  fits <- pp_fits()
+  for (nm in c("pgbb_one", "pgbb_joint", "sgld", "ng")) {
+    f <- fits[[nm]]
+    m <- as.matrix(f)
+    df <- as.data.frame(f, level = 0.8)
+    expect_equal(ncol(m), nrow(df), label = nm)
+    # an independent computation: R's default sample quantile of each column
+    q <- apply(m, 2, quantile, probs = c(0.1, 0.9), names = FALSE)
+    expect_equal(df$lower, unname(q[1, ]), label = nm)
+    expect_equal(df$upper, unname(q[2, ]), label = nm)
+    expect_equal(df$estimate, unname(colMeans(m)), label = nm)
+  }
+  # multi-level draws are flattened to one column per term and level
+  m <- as.matrix(fits$pgbb_joint)
+  expect_equal(dim(m), c(200L, 6L))
+  expect_identical(colnames(m)[1:2], c("(Intercept) [0.25]", "x [0.25]"))
+  expect_identical(colnames(as.matrix(fits$pgbb_one)), c("(Intercept)", "x", "scale"))  # Huber's scale
+})
+
+test_that("vcov is a matrix for one level and an array terms x terms x levels for several", {
+  fits <- pp_fits()
+  v1 <- vcov(fits$pgbb_one)
+  expect_equal(dim(v1), c(3L, 3L))  # intercept, slope, Huber scale
+  expect_equal(v1, cov(as.matrix(fits$pgbb_one)))
+  vj <- vcov(fits$pgbb_joint)
+  expect_equal(dim(vj), c(2L, 2L, 3L))
+  expect_equal(vj[, , 2], cov(fits$pgbb_joint$draws[, , 2]), ignore_attr = TRUE)
+  expect_equal(dim(vcov(fits$sgld)), c(2L, 2L, 2L))
+  expect_error(vcov(fits$ng, 2), "unknown argument")
+})
+
+test_that("DP-Bootstrap keeps its own interval in every table", {
+  f <- pp_fits()$dpb
+  df <- as.data.frame(f)
+  ci <- confint(f)
+  expect_equal(df$lower, unname(ci[, 1]))
+  # its interval is not the draws' quantile interval (it deconvolves the noise)
+  q <- apply(as.matrix(f), 2, quantile, probs = 0.025, names = FALSE)
+  expect_false(isTRUE(all.equal(df$lower, unname(q))))
+})
+
+test_that("tidy() and glance() follow broom's conventions for every fit", {
+  skip_if_not_installed("generics")
+  fits <- pp_fits()
+  for (nm in names(fits)) {
+    t <- generics::tidy(fits[[nm]], conf.level = 0.9)
+    expect_named(t, c("term", "tau", "estimate", "std.error", "conf.low", "conf.high"))
+    expect_equal(t$conf.low, as.data.frame(fits[[nm]], level = 0.9)$lower, label = nm)
+    g <- generics::glance(fits[[nm]])
+    expect_equal(nrow(g), 1L)
+    expect_equal(g$nobs, 400L, label = nm)
+    expect_true(is.finite(g$epsilon) && g$epsilon <= 4 + 1e-8, label = nm)
+  }
+  # pooled trainings: std.error is the total sd sqrt(W + B/R) the intervals use
+  t <- generics::tidy(fits$pgbb_one)
+  expect_equal(t$std.error, fits$pgbb_one$variability$total)
+  expect_equal(generics::glance(fits$pgbb_one)$runs, 5L)
+  expect_named(generics::tidy(fits$ng, conf.int = FALSE), c("term", "tau", "estimate", "std.error"))
+})
+
+test_that("posterior::as_draws_matrix / as_draws_array hand over the same draws", {
+  skip_if_not_installed("posterior")
+  fits <- pp_fits()
+  for (nm in names(fits)) {
+    m <- as.matrix(fits[[nm]])
+    dm <- posterior::as_draws_matrix(fits[[nm]])
+    expect_equal(posterior::ndraws(dm), nrow(m), label = nm)
+    expect_identical(posterior::variables(dm), colnames(m), label = nm)
+    expect_equal(unclass(dm)[, 1], m[, 1], ignore_attr = TRUE, label = nm)
+    da <- posterior::as_draws_array(fits[[nm]])
+    expect_equal(posterior::nchains(da), 1L)
+    expect_equal(as.vector(unclass(da)[, 1, ncol(m)]), m[, ncol(m)], label = nm)
+  }
+})
+
+test_that("posterior_draws() of a fit with stored draws returns them, by level", {
+  fits <- pp_fits()
+  d <- posterior_draws(fits$ng)
+  expect_identical(d, fits$ng$draws)
+  expect_equal(nrow(posterior_draws(fits$ng, n = 10)), 10L)
+  expect_error(posterior_draws(fits$ng, n = 1e6), "'n'")
+  s <- posterior_draws(fits$sgld, tau = 0.75)
+  expect_equal(s, fits$sgld$draw_array[, , 2], ignore_attr = TRUE)
+  expect_error(posterior_draws(fits$sgld, tau = 0.3), "'tau'")
+})
+
+test_that("compare_private_fits() takes every class through the one table", {
+  fits <- pp_fits()
+  ref <- stats::lm(y ~ x, pp_data)
+  tab <- compare_private_fits(fits[c("pgbb_one", "ng", "dpb")], reference = ref)
+  expect_equal(unique(tab$method), c("pgbb_one", "ng", "dpb"))
+  expect_true(all(tab$width > 0))
+})
