@@ -31,13 +31,21 @@
   out
 }
 
-.clip_message <- function(count, arg, bounds_arg, caller) {
-  if (count > 0)
+# The one message of every front end about clipped values. `counts` is one
+# number or a named vector of per-variable counts (shown when named).
+.clip_message <- function(counts, arg, bounds_arg, caller) {
+  total <- sum(counts)
+  if (total > 0) {
+    nz <- counts[counts > 0]
+    by <- if (is.null(names(nz))) "" else
+      sprintf(" (%s)", paste(sprintf("%s: %d", names(nz), as.integer(nz)), collapse = ", "))
     message(sprintf(paste0(
-      "%s: %d value(s) of '%s' lay outside the declared '%s' and were clipped to them. ",
+      "%s: %d value(s) of '%s' lay outside the declared '%s' and were clipped to them%s. ",
       "This count comes from the confidential data and is not differentially private: ",
-      "it is shown to you and is not stored in the result."), caller, count, arg, bounds_arg))
-  invisible(count)
+      "it is shown to you and is not stored in the result (it is not part of the private release)."),
+      caller, as.integer(total), arg, bounds_arg, by))
+  }
+  invisible(total)
 }
 
 # The public parameter box, one row per coordinate of theta. Positive scale

@@ -229,13 +229,14 @@
 }
 
 # Clip columns into their public ranges, then scale into the unit box.
+# `clipped` counts the clipped values per column (for the analyst's message).
 .scale_to_unit <- function(X, cb, maps) {
-  clipped <- 0L
+  clipped <- stats::setNames(integer(ncol(X)), colnames(X))
   Z <- X
   for (j in which(maps$scaled)) {
     lo <- cb[1L, j]; hi <- cb[2L, j]
     x <- X[, j]
-    clipped <- clipped + sum(x < lo | x > hi)
+    clipped[j] <- sum(x < lo | x > hi)
     Z[, j] <- (pmin(pmax(x, lo), hi) - maps$shift[j]) / maps$width[j]
   }
   list(Z = Z, clipped = clipped)

@@ -42,7 +42,7 @@
 #' }
 #'
 #' @section Formula interface:
-#' `dp_bootstrap(formula, data, method = "ridge_huber", epsilon, delta, bounds)` builds
+#' `dp_bootstrap(formula, data, epsilon = , bounds = )` (ridge Huber regression) builds
 #' the design as [pgbb()] does: `bounds` is a named list of public ranges (one per
 #' variable and `.response`; `delta` defaults to `min(1e-6, 0.01 / n)`); covariates are scaled into the
 #' unit box (so \eqn{B_x = 1}), the response is clipped to its range and, with an
@@ -68,10 +68,13 @@
 #' `calibration = "asymptotic"` is asymptotic in \eqn{B}, and its ledger says so. The sample size \eqn{n} is public
 #' (replace-one neighbouring). Bounds and `lambda` must not be chosen from the data.
 #'
-#' @param x Data: the design matrix (n x p) for `"ridge_huber"`, a numeric vector for `"mean"`;
-#'   or a model formula for `"ridge_huber"` (see 'Formula interface').
-#' @param y Response (`"ridge_huber"` only); it needs no bound. The data frame when `x` is a formula.
-#' @param method `"ridge_huber"` or `"mean"`.
+#' @param x Data: the design matrix (n x p) for `"ridge_huber"`, a numeric vector for
+#'   `"mean"`; or a model formula (the formula method, see 'Formula interface').
+#' @param y Response (`"ridge_huber"` only); it needs no bound.
+#' @param loss The estimator: `"ridge_huber"` (Algorithm 2) or `"mean"`
+#'   (Algorithm 3); the formula method fits `"ridge_huber"`.
+#' @param method Former name of `loss`, still accepted.
+#' @param ... Unused (an error names any argument given here).
 #' @param epsilon,delta Total privacy budget; `epsilon` > 0, `delta` in (0, 1).
 #' @param bounds Public bounds: `c(x = B_x)` for `"ridge_huber"`; `c(a, b)` for `"mean"`.
 #' @param B Number of released replicates; defaults 20 (`"ridge_huber"`) and 1000
@@ -100,44 +103,36 @@
 #' set.seed(1)
 #' X <- matrix(runif(6000, -1, 1), ncol = 3, dimnames = list(NULL, c("x1", "x2", "x3")))
 #' y <- drop(X %*% c(1.5, -1.5, 1)) + rnorm(2000, sd = 0.5)
-#' fit <- dp_bootstrap(X, y, method = "ridge_huber", epsilon = 4, delta = 1 / 2000,
+#' fit <- dp_bootstrap(X, y, loss = "ridge_huber", epsilon = 4, delta = 1 / 2000,
 #'                     bounds = c(x = 1))
 #' fit
-#' m <- dp_bootstrap(rexp(5000, 0.5), method = "mean", epsilon = 4, delta = 1 / 5000,
+#' m <- dp_bootstrap(rexp(5000, 0.5), loss = "mean", epsilon = 4, delta = 1 / 5000,
 #'                   bounds = c(0, 12))
 #' confint(m)
 #' @export
-dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon, delta, bounds,
-                         B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
-                         level = 0.95, tol = 1e-8,
-                         deconvolution = list(c0 = 0.01, degree = 5, grid = 300),
-                         calibration = c("rdp", "asymptotic")) {
+dp_bootstrap <- function(x, ...) UseMethod("dp_bootstrap")
+
+#' @rdname dp_bootstrap
+#' @export
+dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), epsilon, delta, bounds,
+                                 B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
+                                 level = 0.95, tol = 1e-8,
+                                 deconvolution = list(c0 = 0.01, degree = 5, grid = 300),
+                                 calibration = c("rdp", "asymptotic"), method = NULL, ...) {
   cl <- match.call()
-  if (!is.character(method) || !method[1] %in% c("ridge_huber", "mean"))
-    .arg_fail("method", "one of \"ridge_huber\" or \"mean\"")
-  method <- method[1]
-  if (inherits(x, "formula")) {
-    # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
-    if (method != "ridge_huber") .arg_fail("x", "a formula only for method = \"ridge_huber\"")
-    .formula_offset_check(.formula_terms_quiet(x, y), "dp_bootstrap")
-    if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
-    if (missing(bounds)) bounds <- NULL
-    .check_open_unit(level, "level")
-    return(.dpb_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, level, cl,
-                        B = B, lambda = lambda, huber_c = huber_c, huber_kappa = huber_kappa,
-                        tol = tol, calibration = calibration))
-  }
+  .check_no_dots("dp_bootstrap", ...)
+  loss <- .dpb_loss(loss, method, missing(loss))
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
   .check_budget(epsilon, delta)
   if (missing(bounds)) .arg_fail("bounds", "given: public bounds are required and never taken from the data")
   .check_open_unit(level, "level")
-  if (is.null(B)) B <- if (method == "mean") 1000 else 20
+  if (is.null(B)) B <- if (loss == "mean") 1000 else 20
   .check_count(B, "B", min = 2, max = 1e6)
   if (!is.character(calibration) || !calibration[1] %in% c("rdp", "asymptotic"))
     .arg_fail("calibration", "\"rdp\" or \"asymptotic\"")
   budget <- list(epsilon = epsilon, delta = delta, mu = gdp_mu(epsilon, delta), calibration = calibration[1])
-  fit <- if (method == "ridge_huber") {
+  fit <- if (loss == "ridge_huber") {
     .dpb_huber(x, y, budget, bounds, B, lambda, huber_c, huber_kappa, level, tol)
   } else {
     if (!is.null(y)) .arg_fail("y", "NULL for method \"mean\"")
@@ -146,6 +141,40 @@ dp_bootstrap <- function(x, y = NULL, method = c("ridge_huber", "mean"), epsilon
   }
   fit$call <- .release_call(cl, "dp_bootstrap")
   fit
+}
+
+#' @rdname dp_bootstrap
+#' @param data For the formula method: the data frame.
+#' @export
+dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, delta = NULL,
+                                 bounds = NULL, level = 0.95, B = NULL, lambda = NULL,
+                                 huber_c = 1.345, huber_kappa = 0.71, tol = 1e-8,
+                                 calibration = c("rdp", "asymptotic"), method = NULL) {
+  cl <- match.call()
+  .check_no_dots("dp_bootstrap", ...)
+  loss <- .dpb_loss(loss, method, missing(loss))
+  if (loss != "ridge_huber") .arg_fail("x", "a formula only for loss = \"ridge_huber\"")
+  if (missing(data)) .arg_fail("data", "the data frame of the formula's variables")
+  .formula_offset_check(.formula_terms_quiet(x, data), "dp_bootstrap")
+  if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+  .check_open_unit(level, "level")
+  .dpb_formula(x, data, epsilon, delta, bounds, level, cl, B = B, lambda = lambda, huber_c = huber_c,
+               huber_kappa = huber_kappa, tol = tol, calibration = calibration)
+}
+
+# The estimator: `loss`, or its former name `method` (still accepted; both at
+# once must agree).
+.dpb_loss <- function(loss, method, loss_missing) {
+  arg <- "loss"
+  if (!is.null(method)) {
+    if (!loss_missing && !identical(loss, method))
+      .arg_fail("method", "left out when 'loss' is given (it is the former name of 'loss')")
+    loss <- method
+    arg <- "method"
+  }
+  if (!is.character(loss) || !loss[1] %in% c("ridge_huber", "mean"))
+    .arg_fail(arg, "one of \"ridge_huber\" or \"mean\"")
+  loss[1]
 }
 
 # Wang et al. (2025): B releases of a (mu / sqrt((2 - 2/e) B))-GDP mechanism are

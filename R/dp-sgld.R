@@ -135,10 +135,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
   if (!is.null(delta)) .check_open_unit(delta, "delta") else delta <- .default_delta(n)
   if (is.null(step)) step <- 20 / n  # eta_0 n = 20 (SM S3.2)
   .check_positive(step, "step")
-  if (design$clipped > 0L)
-    message(sprintf("dp_sgld: %d value(s) outside the declared bounds were clipped to them ",
-                    design$clipped),
-            "(this count is for the analyst and is not part of the private release).")
+  .clip_message(design$clipped, "data", "bounds", "dp_sgld()")
 
   prob <- .sgld_problem(design, loss, opts)
   levels <- if (loss == "quantile") as.numeric(tau) else 0.5

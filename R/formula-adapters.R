@@ -1,5 +1,5 @@
-# Formula interfaces of the matrix baselines: noisy_gibbs(family = "linear") and
-# dp_bootstrap(method = "ridge_huber") accept `formula, data` with pgbb()-style
+# Formula methods of the matrix baselines: noisy_gibbs(loss = "linear") and
+# dp_bootstrap(loss = "ridge_huber") accept `formula, data` with pgbb()-style
 # bounds (a named list of public ranges, `.response` for the response). The design
 # is built by the pgbb front end (R/pgbb.R, R/design.R): covariates scaled into the
 # unit box with the DECLARED ranges, so |z_ij| <= 1 and the matrix method runs with
@@ -15,10 +15,7 @@
   cl <- as.call(list(as.name(caller), formula = formula, data = data))
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private = TRUE)
   design <- .pgbb_design(frame, bounds, "huber", private = TRUE)
-  if (design$clipped > 0L)
-    message(sprintf("%s: %d value(s) outside the declared bounds were clipped to them ", caller,
-                    design$clipped),
-            "(this count is for the analyst and is not part of the private release).")
+  .clip_message(design$clipped, "data", "bounds", paste0(caller, "()"))
   # With an intercept the response is centred at the midpoint of its public range,
   # which halves its bound (B_y = half-width) and is undone on the intercept.
   yb <- design$y_bounds
@@ -43,7 +40,7 @@
   design <- .formula_design(formula, data, bounds, "noisy_gibbs")
   n <- nrow(design$Z)
   if (is.null(delta)) delta <- .default_delta(n)
-  fit <- noisy_gibbs(design$Z, design$y - design$y_shift, family = "linear", epsilon = epsilon,
+  fit <- noisy_gibbs(design$Z, design$y - design$y_shift, loss = "linear", epsilon = epsilon,
                      delta = delta, bounds = c(x = 1, y = design$y_bound), ...)
   fit$draws <- .formula_map_draws(fit$draws, design)
   fit$details$formula <- list(A = design$A, y_shift = design$y_shift, y_bound = design$y_bound,
@@ -57,7 +54,7 @@
   design <- .formula_design(formula, data, bounds, "dp_bootstrap")
   n <- nrow(design$Z)
   if (is.null(delta)) delta <- .default_delta(n)
-  fit <- dp_bootstrap(design$Z, design$y - design$y_shift, method = "ridge_huber", epsilon = epsilon,
+  fit <- dp_bootstrap(design$Z, design$y - design$y_shift, loss = "ridge_huber", epsilon = epsilon,
                       delta = delta, bounds = c(x = 1), level = level, ...)
   p <- length(design$coefnames)
   fit$draws <- .formula_map_draws(fit$draws, design)

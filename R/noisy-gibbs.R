@@ -33,8 +33,7 @@
 #' must come from public knowledge, never from the data.
 #'
 #' @section Formula interface:
-#' For `family = "linear"`, `noisy_gibbs(formula, data, family = "linear", epsilon,
-#' delta, bounds)` builds the design as [pgbb()] does: `bounds` is a named list of
+#' `noisy_gibbs(formula, data, epsilon = , bounds = )` (linear regression) builds the design as [pgbb()] does: `bounds` is a named list of
 #' public ranges (one per variable, `.response` for the response; `delta` defaults to
 #' `min(1e-6, 0.01 / n)`), the covariates are scaled into the unit box with them (so \eqn{B_x = 1}),
 #' the response is centred at the midpoint of its declared range (then \eqn{B_y} is
@@ -97,10 +96,13 @@
 #' knowledge of the error scale.
 #'
 #' @param x Data: a numeric vector for `"gaussian"` / `"exponential"`; the design
-#'   matrix (n x p, named columns) for `"linear"`, or a model formula (see 'Formula
-#'   interface').
-#' @param y Response vector (`"linear"` only); the data frame when `x` is a formula.
-#' @param family `"gaussian"`, `"exponential"` or `"linear"`.
+#'   matrix (n x p, named columns) for `"linear"`; or a model formula (the formula
+#'   method, see 'Formula interface').
+#' @param y Response vector (`"linear"` only).
+#' @param loss The model (its negative log-likelihood is the loss):
+#'   `"gaussian"`, `"exponential"` or `"linear"`; the formula method fits `"linear"`.
+#' @param family Former name of `loss`, still accepted.
+#' @param ... Unused (an error names any argument given here).
 #' @param epsilon,delta Total privacy budget; `epsilon` > 0, `delta` in (0, 1).
 #' @param bounds Public bounds: `c(lower, upper)` for `"gaussian"` / `"exponential"`;
 #'   `c(x = B_x, y = B_y)` (or a list) for `"linear"`.
@@ -129,47 +131,73 @@
 #' @examples
 #' set.seed(1)
 #' x <- rnorm(500, 1.5, 0.5)
-#' fit <- noisy_gibbs(x, family = "gaussian", sigma = 0.5, epsilon = 1, delta = 1 / 500,
+#' fit <- noisy_gibbs(x, loss = "gaussian", sigma = 0.5, epsilon = 1, delta = 1 / 500,
 #'                    bounds = c(-5, 5))
 #' fit
 #' X <- matrix(runif(3000, -1, 1), ncol = 3, dimnames = list(NULL, c("x1", "x2", "x3")))
 #' y <- drop(X %*% c(1.5, -1.5, 1)) + rnorm(1000, sd = 0.5)
-#' lin <- noisy_gibbs(X, y, family = "linear", epsilon = 4, delta = 1e-3,
+#' lin <- noisy_gibbs(X, y, loss = "linear", epsilon = 4, delta = 1e-3,
 #'                    bounds = c(x = 1, y = 6), iterations = 4000)
 #' confint(lin)
 #' @export
-noisy_gibbs <- function(x, y = NULL, family = c("gaussian", "exponential", "linear"),
-                        epsilon, delta, bounds, sigma = NULL, prior = NULL, iterations = NULL,
-                        burn_in = NULL, thin = NULL, calibration = c("analytic", "classical"),
-                        split = c(statistics = 1/2, m2 = 1/4, m4 = 1/4)) {
+noisy_gibbs <- function(x, ...) UseMethod("noisy_gibbs")
+
+#' @rdname noisy_gibbs
+#' @export
+noisy_gibbs.default <- function(x, y = NULL, loss = c("gaussian", "exponential", "linear"),
+                                epsilon, delta, bounds, sigma = NULL, prior = NULL, iterations = NULL,
+                                burn_in = NULL, thin = NULL, calibration = c("analytic", "classical"),
+                                split = c(statistics = 1/2, m2 = 1/4, m4 = 1/4), family = NULL, ...) {
   cl <- match.call()
-  if (!is.character(family) || !family[1] %in% c("gaussian", "exponential", "linear"))
-    .arg_fail("family", "one of \"gaussian\", \"exponential\" or \"linear\"")
-  family <- family[1]
-  if (inherits(x, "formula")) {
-    # Formula interface (R/formula-adapters.R): x = formula, y = data, pgbb-style bounds.
-    if (family != "linear") .arg_fail("x", "a formula only for family = \"linear\"")
-    .formula_offset_check(.formula_terms_quiet(x, y), "noisy_gibbs")
-    if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
-    if (missing(bounds)) bounds <- NULL
-    return(.ng_formula(x, y, epsilon, if (missing(delta)) NULL else delta, bounds, cl,
-                       prior = prior, iterations = iterations, burn_in = burn_in, thin = thin,
-                       calibration = calibration, split = split))
-  }
+  .check_no_dots("noisy_gibbs", ...)
+  loss <- .ng_loss(loss, family, missing(loss))
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
   .check_budget(epsilon, delta)
   if (missing(bounds)) .arg_fail("bounds", "given: public bounds are required and never taken from the data")
   calibration <- .check_calibration(calibration)
-  linear <- family == "linear"
+  linear <- loss == "linear"
   schedule <- .ng_schedule(iterations, burn_in, thin, linear)
   fit <- if (linear) {
     .ng_linear(x, y, epsilon, delta, bounds, prior, schedule, calibration, split)
   } else {
-    .ng_expfam(x, y, family, epsilon, delta, bounds, sigma, prior, schedule, calibration)
+    .ng_expfam(x, y, loss, epsilon, delta, bounds, sigma, prior, schedule, calibration)
   }
   fit$call <- .release_call(cl, "noisy_gibbs")
   fit
+}
+
+#' @rdname noisy_gibbs
+#' @param data For the formula method: the data frame.
+#' @export
+noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = NULL, bounds = NULL,
+                                prior = NULL, iterations = NULL, burn_in = NULL, thin = NULL,
+                                calibration = c("analytic", "classical"),
+                                split = c(statistics = 1/2, m2 = 1/4, m4 = 1/4), family = NULL) {
+  cl <- match.call()
+  .check_no_dots("noisy_gibbs", ...)
+  loss <- .ng_loss(loss, family, missing(loss))
+  if (loss != "linear") .arg_fail("x", "a formula only for loss = \"linear\"")
+  if (missing(data)) .arg_fail("data", "the data frame of the formula's variables")
+  .formula_offset_check(.formula_terms_quiet(x, data), "noisy_gibbs")
+  if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+  .ng_formula(x, data, epsilon, delta, bounds, cl, prior = prior, iterations = iterations,
+              burn_in = burn_in, thin = thin, calibration = calibration, split = split)
+}
+
+# The model: `loss`, or its former name `family` (still accepted; both at once
+# must agree).
+.ng_loss <- function(loss, family, loss_missing) {
+  arg <- "loss"
+  if (!is.null(family)) {
+    if (!loss_missing && !identical(loss, family))
+      .arg_fail("family", "left out when 'loss' is given (it is the former name of 'loss')")
+    loss <- family
+    arg <- "family"
+  }
+  if (!is.character(loss) || !loss[1] %in% c("gaussian", "exponential", "linear"))
+    .arg_fail(arg, "one of \"gaussian\", \"exponential\" or \"linear\"")
+  loss[1]
 }
 
 .ng_schedule <- function(iterations, burn_in, thin, linear) {

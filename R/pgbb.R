@@ -159,10 +159,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   design <- .pgbb_design(frame, bounds, loss, private, control$coding)
   n <- nrow(design$Z)
   if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
-  if (design$clipped > 0L)
-    message(sprintf("pgbb: %d value(s) outside the declared bounds were clipped to them ",
-                    design$clipped),
-            "(this count is for the analyst and is not part of the private release).")
+  .clip_message(design$clipped, "data", "bounds", "pgbb()")
 
   blocks <- control$blocks %||% if (loss == "quantile" && length(tau) > 1L) 5L else 20L
   .check_enough_records(n, blocks, private)
@@ -270,7 +267,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   sc <- .scale_to_unit(X, cb, maps)
   y_clipped <- sum(y < yb[1] | y > yb[2])
   y <- pmin(pmax(y, yb[1]), yb[2])
-  list(Z = sc$Z, y = y, cb = cb, maps = maps, y_bounds = yb, clipped = sc$clipped + y_clipped,
+  list(Z = sc$Z, y = y, cb = cb, maps = maps, y_bounds = yb, clipped = c(sc$clipped, .response = y_clipped),
        # the structure's norm bound, only where it beats the box's (R/design.R)
        x_norm = if (length(groups)) .design_norm(cb, maps, groups),
        intercept = intercept, coefnames = colnames(X), bounds_from_data = length(bounds) == 0L && !private)

@@ -251,7 +251,7 @@
 #'   and the privacy ledger). `print()` returns its argument invisibly.
 #' @examples
 #' set.seed(1)
-#' fit <- noisy_gibbs(rnorm(500, 1.5, 0.5), family = "gaussian", sigma = 0.5,
+#' fit <- noisy_gibbs(rnorm(500, 1.5, 0.5), loss = "gaussian", sigma = 0.5,
 #'                    epsilon = 1, delta = 1e-3, bounds = c(-5, 5))
 #' coef(fit)
 #' confint(fit)

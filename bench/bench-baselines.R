@@ -17,16 +17,16 @@ x_exp <- rexp(5000, 0.5)
 
 cases <- list(
   "NoisyGibbs linear  n=10000 p=3, 400k it" = function()
-    noisy_gibbs(X, y, family = "linear", epsilon = 1, delta = 1 / n, bounds = c(x = 1, y = 6)),
+    noisy_gibbs(X, y, loss = "linear", epsilon = 1, delta = 1 / n, bounds = c(x = 1, y = 6)),
   "NoisyGibbs gaussian n=5000, 4k it" = function()
-    noisy_gibbs(x_gauss, family = "gaussian", sigma = 0.5, epsilon = 1, delta = 1 / 5000,
+    noisy_gibbs(x_gauss, loss = "gaussian", sigma = 0.5, epsilon = 1, delta = 1 / 5000,
                 bounds = c(-5, 5)),
   "NoisyGibbs expon.   n=5000, 4k it" = function()
-    noisy_gibbs(x_exp, family = "exponential", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
+    noisy_gibbs(x_exp, loss = "exponential", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
   "DP-Boot ridge Huber n=10000 p=3, B=20" = function()
-    dp_bootstrap(X, y, method = "ridge_huber", epsilon = 1, delta = 1 / n, bounds = c(x = 1)),
+    dp_bootstrap(X, y, loss = "ridge_huber", epsilon = 1, delta = 1 / n, bounds = c(x = 1)),
   "DP-Boot mean+deconv n=5000, B=1000" = function()
-    dp_bootstrap(x_exp, method = "mean", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12))
+    dp_bootstrap(x_exp, loss = "mean", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12))
 )
 
 res <- t(vapply(cases, median_of_3, c(median = 0, min = 0, max = 0)))

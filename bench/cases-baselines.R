@@ -9,16 +9,16 @@ cases <- function() {
   x_exp <- rexp(5000, 0.5)
   rbind(
     bench_case("NoisyGibbs linear regression", function()
-      noisy_gibbs(X, y, family = "linear", epsilon = 1, delta = 1 / n, bounds = c(x = 1, y = 6)),
+      noisy_gibbs(X, y, loss = "linear", epsilon = 1, delta = 1 / n, bounds = c(x = 1, y = 6)),
       settings = "n = 10000, p = 3, 400k iterations, 200k burn-in, thin 10"),
     bench_case("NoisyGibbs exponential rate", function()
-      noisy_gibbs(x_exp, family = "exponential", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
+      noisy_gibbs(x_exp, loss = "exponential", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
       settings = "n = 5000, 4k iterations"),
     bench_case("DP-Bootstrap ridge Huber (Alg. 2)", function()
-      dp_bootstrap(X, y, method = "ridge_huber", epsilon = 1, delta = 1 / n, bounds = c(x = 1)),
+      dp_bootstrap(X, y, loss = "ridge_huber", epsilon = 1, delta = 1 / n, bounds = c(x = 1)),
       settings = "n = 10000, p = 3, B = 20"),
     bench_case("DP-Bootstrap mean + deconvolution (Alg. 3)", function()
-      dp_bootstrap(x_exp, method = "mean", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
+      dp_bootstrap(x_exp, loss = "mean", epsilon = 1, delta = 1 / 5000, bounds = c(0, 12)),
       settings = "n = 5000, B = 1000")
   )
 }

@@ -60,7 +60,7 @@ for (r in seq_len(reps)) {
   set.seed(seed + r)
   X <- matrix(runif(3 * n, -1, 1), n, 3, dimnames = list(NULL, c("x1","x2","x3")))
   y <- drop(X %*% beta) + rnorm(n, 0, 0.87)
-  f <- suppressWarnings(noisy_gibbs(X, y, family = "linear", epsilon = 1, delta = 1/n,
+  f <- suppressWarnings(noisy_gibbs(X, y, loss = "linear", epsilon = 1, delta = 1/n,
                                     bounds = c(x = 1, y = 10), iterations = 400000))
   rel <- f$released; tau <- f$ledger$noise_scale[["statistics"]]
   ci400 <- confint(f)[1:3, ]

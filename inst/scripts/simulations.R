@@ -112,14 +112,14 @@ one_regression <- function(noise, n, eps, methods) {
     out$sgld <- rows("DP-SGLD", coef(f), confint(f, level = 0.95), beta_star)
   }
   if ("NoisyGibbs" %in% methods) {
-    f <- noisy_gibbs(X, d$y, family = "linear", epsilon = eps, delta = 1 / n,
+    f <- noisy_gibbs(X, d$y, loss = "linear", epsilon = eps, delta = 1 / n,
                      bounds = c(x = 1, y = 10), iterations = ng_iterations)
     out$ng <- rows("NoisyGibbs", coef(f), confint(f, level = 0.95), beta_star)
   }
   if ("DP-Bootstrap" %in% methods) {
     # The paper's calibration (Wang et al.'s B -> Inf limit); the package default
     # "rdp" is valid at finite B and adds noise.
-    f <- dp_bootstrap(X, d$y, method = "ridge_huber", epsilon = eps, delta = 1 / n,
+    f <- dp_bootstrap(X, d$y, loss = "ridge_huber", epsilon = eps, delta = 1 / n,
                       bounds = c(x = 1), calibration = "asymptotic")
     out$dpb <- rows("DP-Bootstrap", coef(f), confint(f, level = 0.95), beta_star)
   }
@@ -204,11 +204,11 @@ if ("expfam" %in% parts) {
                          hidden = hidden, J = 30, draws = 2000)
     pf <- suppressWarnings(pgbb(x ~ 1, data = data.frame(x = x), loss = "mean", epsilon = g$eps,
                                 delta = delta, bounds = list(.response = ab), control = ctrl))
-    ng <- if (gauss) noisy_gibbs(x, family = "gaussian", sigma = 0.5, epsilon = g$eps, delta = delta,
+    ng <- if (gauss) noisy_gibbs(x, loss = "gaussian", sigma = 0.5, epsilon = g$eps, delta = delta,
                                  bounds = ab) else
-      noisy_gibbs(x, family = "exponential", epsilon = g$eps, delta = delta, bounds = ab)
+      noisy_gibbs(x, loss = "exponential", epsilon = g$eps, delta = delta, bounds = ab)
     ng_draws <- if (gauss) ng$draws[, 1] else ng$draws[, grep("mean", colnames(ng$draws))[1]]
-    db <- dp_bootstrap(x, method = "mean", epsilon = g$eps, delta = delta, bounds = ab,
+    db <- dp_bootstrap(x, loss = "mean", epsilon = g$eps, delta = delta, bounds = ab,
                        calibration = "asymptotic")  # the paper's calibration
     # DP-SGLD on the clipped Gaussian log likelihood (known sd 0.5, score clipped
     # at C = 8; SM S3.2: T = 40k, half burn-in, no thinning; q = 0.2 as for PGBB).

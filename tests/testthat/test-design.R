@@ -58,7 +58,8 @@ test_that("scaling clips to the declared range and maps into the unit box", {
   # Default with an intercept: centred at the midpoint, divided by the half-width.
   maps <- pgbb:::.unit_maps(cb, intercept = TRUE)
   sc <- pgbb:::.scale_to_unit(fm$X, cb, maps)
-  expect_equal(sc$clipped, 2L)
+  expect_equal(sum(sc$clipped), 2L)
+  expect_equal(sc$clipped[["x"]], 2L)   # counted per column, for the analyst's message
   expect_equal(unname(sc$Z[, "x"]), c(-1, -1, 0, 1, 1))
   expect_equal(unname(sc$Z[, 1]), rep(1, 5))
   expect_equal(pgbb:::.unit_ranges(cb, maps), list(lower = c(1, -1), upper = c(1, 1)))

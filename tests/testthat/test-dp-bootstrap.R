@@ -280,3 +280,21 @@ test_that("the default DP-Bootstrap calibration meets (epsilon, delta) at the gi
   expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-5, bounds = c(0, 12),
                             calibration = "exact"), "calibration")
 })
+
+test_that("dp_bootstrap() is a generic: formula method with data =, default method with loss =", {
+  set.seed(32)
+  d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300, sd = 0.3)
+  b <- list(x = c(0, 1), .response = c(-2, 3))
+  f <- dp_bootstrap(y ~ x, data = d, epsilon = 4, bounds = b)
+  expect_s3_class(f, "dp_bootstrap")
+  expect_identical(rownames(confint(f)), c("(Intercept)", "x", "scale"))
+  x <- runif(200)
+  set.seed(6); a <- dp_bootstrap(x, loss = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1))
+  set.seed(6); a2 <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1))
+  expect_identical(a$draws, a2$draws)
+  expect_error(dp_bootstrap(x, loss = "mean", method = "ridge_huber", epsilon = 1, delta = 1e-3,
+                            bounds = c(0, 1)), "'method'")
+  expect_error(dp_bootstrap(y ~ x, data = d, loss = "mean", epsilon = 1, bounds = b), "'x'")
+  expect_error(dp_bootstrap(x, loss = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), BB = 3),
+               "unknown argument 'BB'")
+})

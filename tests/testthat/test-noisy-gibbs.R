@@ -493,3 +493,27 @@ test_that("linear fits report effective sample sizes and warn when the chain has
                                      bounds = c(x = 1, y = 3), iterations = 4000))
   expect_true(all(g$details$ess >= 100))
 })
+
+test_that("noisy_gibbs() is a generic: formula method with data =, default method with loss =", {
+  set.seed(31)
+  d <- data.frame(x = runif(200)); d$y <- d$x + rnorm(200, sd = 0.3)
+  b <- list(x = c(0, 1), .response = c(-2, 3))
+  f1 <- suppressWarnings(noisy_gibbs(y ~ x, data = d, epsilon = 4, bounds = b, iterations = 400))
+  set.seed(31)
+  d2 <- data.frame(x = runif(200)); d2$y <- d2$x + rnorm(200, sd = 0.3)
+  f2 <- suppressWarnings(noisy_gibbs(y ~ x, d2, family = "linear", epsilon = 4, bounds = b, iterations = 400))
+  expect_s3_class(f1, "noisy_gibbs")
+  expect_identical(colnames(f1$draws), colnames(f2$draws))
+  # loss = and its former name family = give the same fit under the same seed
+  x <- rnorm(100, 1, 0.5)
+  set.seed(5); a <- noisy_gibbs(x, loss = "gaussian", sigma = 0.5, epsilon = 1, delta = 1e-3, bounds = c(-3, 5))
+  set.seed(5); b2 <- noisy_gibbs(x, family = "gaussian", sigma = 0.5, epsilon = 1, delta = 1e-3, bounds = c(-3, 5))
+  expect_identical(a$draws, b2$draws)
+  expect_error(noisy_gibbs(x, loss = "gaussian", family = "exponential", sigma = 0.5, epsilon = 1,
+                           delta = 1e-3, bounds = c(-3, 5)), "'family'")
+  expect_error(noisy_gibbs(x, loss = "poisson", epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "'loss'")
+  expect_error(noisy_gibbs(y ~ x, data = d, loss = "gaussian", epsilon = 1, bounds = b), "'x'")
+  expect_error(noisy_gibbs(y ~ x, epsilon = 1, bounds = b), "'data'")
+  expect_error(noisy_gibbs(x, loss = "gaussian", sigma = 0.5, epsilon = 1, delta = 1e-3,
+                           bounds = c(-3, 5), iters = 10), "unknown argument 'iters'")
+})

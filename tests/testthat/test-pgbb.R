@@ -76,7 +76,7 @@ test_that("values outside the declared bounds are clipped, with a message to the
   d$x[1:3] <- c(-5, 50, 11)
   set.seed(4)
   expect_message(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b_all, control = quick),
-                 "3 value\\(s\\) outside")
+                 "3 value\\(s\\) of 'data' lay outside the declared 'bounds'.*\\(x: 3\\)")
 }) })
 
 test_that("neighbouring data sets differing in one extreme record get identical public settings", { quiet_noise({
