@@ -1,6 +1,5 @@
 # Benchmark cases of the NoisyGibbs and DP-Bootstrap baselines for bench/run.R
-# (main's runner; bench_case() comes from bench/common.R). The same timings as the
-# standalone bench/bench-baselines.R, at the PGBB paper's settings (SM S3.2).
+# (bench_case() comes from bench/common.R), at the PGBB paper's settings (SM S3.2).
 cases <- function() {
   set.seed(2024)
   n <- 10000; p <- 3

@@ -605,3 +605,30 @@ test_that("bad arguments give errors naming the argument", {
   expect_error(sigma_closed_form(1, 2, n = 1000, blocks = 10, clip = 1, rate = 0.1,
                                  iterations = 100), "'delta'")
 })
+
+test_that("pgbb_epsilon and pgbb_sigma share their validation and still agree", {
+  args <- list(delta = 1e-5, n = 1000, blocks = 10, clip = 1, rate = 0.1, iterations = 100)
+  s <- do.call(pgbb_sigma, c(list(epsilon = 1), args))
+  e <- do.call(pgbb_epsilon, c(list(sigma = as.numeric(s)), args))
+  expect_lte(as.numeric(e), 1 + 1e-9)      # calibration certifies epsilon <= target
+  expect_gt(as.numeric(e), 1 - 1e-3)       # within tol = 1e-6 relative in sigma
+  for (f in list(pgbb_sigma, pgbb_epsilon)) {
+    first <- if (identical(f, pgbb_sigma)) list(epsilon = 1) else list(sigma = 1)
+    expect_error(do.call(f, c(first, modifyList(args, list(delta = 1)))), "'delta'")
+    expect_error(do.call(f, c(first, modifyList(args, list(iterations = 0)))), "'iterations'")
+    expect_error(do.call(f, c(first, args, list(mc = 1.5))), "'mc'")
+    expect_error(do.call(f, c(first, args, list(orders = 1))), "'orders'")
+    expect_error(do.call(f, c(first, args[setdiff(names(args), "n")])), "'n' and 'blocks' are required")
+  }
+})
+
+test_that("the epsilon-floor error of pgbb_sigma prints the floor with significant digits", {
+  # The Mironov conversion at order <= 3 cannot certify epsilon below log(1/delta)/2.
+  floor_eps <- log(1 / 1e-5) / (3 - 1)
+  err <- tryCatch(pgbb_sigma(epsilon = 0.5, delta = 1e-5, n = 1000, blocks = 10, clip = 1,
+                             rate = 0.1, iterations = 10, conversion = "mironov", orders = 2:3),
+                  error = conditionMessage)
+  expect_match(err, "'epsilon' is below 5\\.75")
+  expect_no_match(err, "0\\.000000|5\\.756463")
+  expect_equal(as.numeric(sub(".*below ([0-9.e+-]+),.*", "\\1", err)), floor_eps, tolerance = 1e-3)
+})

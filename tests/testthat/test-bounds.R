@@ -41,3 +41,53 @@ test_that("the count is not part of the fit", {
   flat <- names(unlist(unclass(fit)[setdiff(names(fit), c("call", "terms"))]))
   expect_false(any(grepl("clipped", flat)))
 })
+
+test_that("cr_gs() reports how many values the declared bounds clipped, as the other front ends do", {
+  set.seed(101)
+  x <- runif(200, -1, 1)
+  k <- sum(x < 0.5)
+  expect_message(suppressWarnings(cr_gs(x, "mean", mu = 4, bounds = c(0.5, 2), B = 40)),
+                 sprintf("cr_gs\\(\\): %d value\\(s\\) of 'x' lay outside the declared 'bounds' and were clipped", k))
+  expect_message(suppressWarnings(cr_gs(x, "mean", mu = 4, bounds = c(0.5, 2), B = 40)),
+                 "not differentially private: it is shown to you and is not stored in the result")
+  # The user-estimator path counts too.
+  est <- list(fun = function(z) mean(z), sensitivity = function(N) 1.5 / N)
+  expect_message(suppressWarnings(cr_gs(x, est, mu = 4, bounds = c(0.5, 2), B = 20)),
+                 sprintf("%d value\\(s\\) of 'x'", k))
+  # Nothing clipped: no message, and the count is not stored in the result.
+  fit <- expect_no_message(cr_gs(x, "mean", mu = 50, bounds = c(-1, 1), B = 40))
+  expect_false(any(c("clipped", "spec") %in% names(fit)))
+})
+
+test_that("cr_dette_graw() and cr_blbquant() report clipped values", {
+  set.seed(103)
+  x <- runif(300, -1, 1)
+  k <- sum(x > 0.25)
+  expect_message(cr_dette_graw(x, "mean", mu = 4, bounds = c(-1, 0.25), B = 50),
+                 sprintf("cr_dette_graw\\(\\): %d value\\(s\\) of 'x' lay outside the declared 'bounds'", k))
+  expect_message(cr_blbquant(x, "mean", mu = 4, bounds = c(-1, 0.25), B = 10),
+                 sprintf("cr_blbquant\\(\\): %d value\\(s\\) of 'x' lay outside the declared 'bounds'", k))
+})
+
+test_that("overflowing bounds are an error naming 'bounds', not NaN or an internal error", {
+  set.seed(104)
+  x <- runif(100, -1, 1)
+  # width^2 overflows (sqrt(sum(width^2)) = Inf): was "CR-GS release: noise scales must be finite".
+  expect_error(cr_gs(x, "mean", mu = 4, bounds = c(-1e300, 1e300), B = 20), "^'bounds' must be narrow enough")
+  expect_error(cr_gs(x, "mean", mu = 4, bounds = c(-1e308, 1e308), B = 20), "'bounds' must be of finite width")
+  expect_error(cr_gs(x, "ustat_product", mu = 4, bounds = c(-1e200, 1e200), B = 20), "^'bounds'")
+  expect_error(cr_ss(x, "ustat_product", mu = 4, delta = 1e-6, bounds = c(-1e200, 1e200), B = 20), "^'bounds'")
+  expect_error(cr_dette_graw(x, "ustat_product", mu = 4, bounds = c(-1e200, 1e200), B = 20), "^'bounds'")
+  expect_error(smooth_sensitivity_quantile(x, 0.5, 0.1, c(-1e308, 1e308)), "^'bounds' must be of finite width")
+  # NoisyGibbs: was "the normal prior needs a finite mean ..." and "'mu' must be ...".
+  expect_error(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3,
+                           bounds = c(-1e300, 1e300), iterations = 50), "^'bounds' must be of finite width")
+  X <- cbind(a = 1, b = runif(100))
+  expect_error(noisy_gibbs(X, x, family = "linear", epsilon = 1, delta = 1e-3, bounds = c(x = 1e300, y = 1),
+                           iterations = 50), "^'bounds' must be small enough")
+  # DP-Bootstrap: was "NA/NaN/Inf in foreign function call" and an internal noise error.
+  expect_error(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(-1e300, 1e300), B = 20),
+               "^'bounds' must be of finite width")
+  expect_error(dp_bootstrap(X, x, method = "ridge_huber", epsilon = 1, delta = 1e-3, bounds = c(x = 1e300), B = 3),
+               "^'bounds' must be small enough")
+})

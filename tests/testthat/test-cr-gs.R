@@ -228,3 +228,57 @@ test_that("cr_* take `level` beside the paper's `alpha`, and cr_gs an (epsilon, 
   set.seed(9); b2 <- cr_blbquant(x, "mean", mu = 8, level = 0.8, bounds = c(-1, 1))
   expect_identical(b1$interval, b2$interval)
 })
+
+test_that("misspelt estimator parameters in '...' are errors naming them", {
+  x01 <- (1:200) / 201
+  expect_error(cr_gs(x01, "mean", mu = 1, bounds = c(0, 1), lamda = 1), "'lamda'")
+  expect_error(cr_gs(x01, "mean", mu = 1, bounds = c(0, 1), tolerance = 1, stepc = 2),
+               "unknown arguments.*'tolerance', 'stepc'")
+  expect_error(pgbb:::.check_dots(list(3), "y", "cr_gs"), "must be named")
+  expect_error(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), Beta = 0.1),
+               "'Beta'.*beta, C, degenerate")
+  # Documented names still pass (they reach the estimator).
+  set.seed(1)
+  expect_s3_class(quiet_zero_radius(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1),
+                                          beta = 0.01, B = 20)), "private_cr")
+  # `a` (the SGD exponent, a prefix of `alpha`) is still routed to the estimator.
+  y <- as.numeric(x01 > 0.5)
+  set.seed(2)
+  expect_s3_class(quiet_zero_radius(cr_gs(x01, "sgd_logistic", y = y, lambda = 1, radius = 5, mu = 1,
+                                          bounds = c(0, 1), B = 20, a = 0.6)), "private_cr")
+})
+
+test_that("cr_gs() and cr_ss() warn when the released radius is 0 (bounds excluding the data)", {
+  set.seed(102)
+  x <- runif(200, -1, 1)
+  # Q = 0 (every clipped resample mean is 5); the noisy radius max(Q + noise, 0) is
+  # then 0 about half the time. Over 30 seeds the warning must come exactly with a
+  # zero radius, and a zero radius must occur (all 30 positive: probability 2^-30).
+  expect_message(suppressWarnings(cr_ss(x, "quantile", mu = 4, delta = 1e-6, bounds = c(5, 6), B = 40)),
+                 "cr_ss\\(\\): 200 value\\(s\\) of 'x' lay outside the declared 'bounds'")
+  calls <- list(
+    cr_gs = function() cr_gs(x, "mean", mu = 4, bounds = c(5, 6), B = 40),
+    cr_ss = function() cr_ss(x, "quantile", mu = 4, delta = 1e-6, bounds = c(5, 6), B = 40))
+  for (fun in names(calls)) {
+    zeros <- 0L
+    for (s in 1:30) {
+      set.seed(s)
+      w <- NULL
+      fit <- withCallingHandlers(suppressMessages(calls[[fun]]()),
+                                 warning = function(c) {
+                                   # Only the zero-radius warning is under test here.
+                                   if (grepl("released radius is 0", conditionMessage(c), fixed = TRUE))
+                                     w <<- conditionMessage(c)
+                                   invokeRestart("muffleWarning")
+                                 })
+      if (fit$radius == 0) {
+        zeros <- zeros + 1L
+        expect_match(w, paste0(fun, "\\(\\): the released radius is 0"))
+        if (fun == "cr_gs") expect_match(w, "every resample statistic equals the full-data one.*bounds' exclude the data")
+      } else {
+        expect_null(w)
+      }
+    }
+    expect_gt(zeros, 0L)
+  }
+})

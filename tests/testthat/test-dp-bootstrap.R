@@ -298,3 +298,11 @@ test_that("dp_bootstrap() is a generic: formula method with data =, default meth
   expect_error(dp_bootstrap(x, loss = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), BB = 3),
                "unknown argument 'BB'")
 })
+
+test_that("dp_bootstrap(method = 'mean') gives a finite interval for wide but representable bounds", {
+  set.seed(105)
+  x <- runif(100, -1, 1)
+  fit <- dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(-1e100, 1e100), B = 30)
+  expect_true(all(is.finite(fit$interval)))
+  expect_lt(fit$interval[1], fit$interval[2])
+})

@@ -180,3 +180,53 @@ test_that("the ESS estimator matches known autocorrelation times", {
   expect_equal(pgbb:::.ess_geyer(x) / (n / 19), 1, tolerance = 0.25)
   expect_equal(pgbb:::.ess_geyer(rep(1, 10)), 10)
 })
+
+test_that("dp_sgld() rejects weights, offset() terms and misspelt settings, and evaluates subset in the data", {
+  set.seed(107)
+  d <- data.frame(x = runif(200), z = runif(200))
+  d$y <- 1 + d$x + rnorm(200)
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-5, 5))
+  run <- function(...) dp_sgld(y ~ x, d, tau = 0.5, epsilon = Inf, bounds = b, iterations = 20, ...)
+  # weights = z used to fail with "object 'z' not found" (list(...) evaluated it).
+  expect_error(run(weights = z), "dp_sgld\\(\\) does not support case weights")
+  expect_error(dp_sgld(y ~ x + offset(z), d, tau = 0.5, epsilon = Inf, bounds = b, iterations = 20),
+               "offset\\(\\) term, which dp_sgld\\(\\) does not support")
+  expect_error(run(bandwith = 0.2), "'bandwith' \\(did you mean 'bandwidth'\\?\\)")
+  expect_error(run(iteratons = 5), "'iteratons' \\(did you mean 'iterations'\\?\\)")
+  # `subset` refers to a column of `data`; no `x` exists where dp_sgld() is called.
+  e <- new.env(parent = globalenv())
+  e$d <- d; e$b <- b
+  fit <- eval(quote(dp_sgld(y ~ x, d, tau = 0.5, epsilon = Inf, bounds = b, iterations = 20,
+                            subset = x > 0.5)), e)
+  expect_equal(fit$n, sum(d$x > 0.5))
+})
+
+test_that("dp_sgld() labels each tau by its own chain whatever the order of 'tau'", {
+  set.seed(110)
+  d <- data.frame(x = runif(300))
+  d$y <- 1 + d$x + rnorm(300)
+  b <- list(x = c(0, 1), .response = c(-5, 6))
+  fit <- function(tau) {
+    set.seed(7)
+    dp_sgld(y ~ x, d, tau = tau, epsilon = Inf, bounds = b, iterations = 400, rate = 0.2)
+  }
+  up <- fit(c(0.1, 0.9)); down <- fit(c(0.9, 0.1))
+  one_lo <- fit(0.1); one_hi <- fit(0.9)
+  # The first level of each fit runs the same chain as the single-level fit.
+  expect_equal(up$draw_array[, , "0.1"], one_lo$draw_array[, , 1])
+  expect_equal(down$draw_array[, , "0.9"], one_hi$draw_array[, , 1])
+  expect_equal(colnames(coef(down)), c("0.9", "0.1"))
+  expect_gt(coef(down)["(Intercept)", "0.9"], coef(down)["(Intercept)", "0.1"] + 1)
+  expect_gt(coef(up)["(Intercept)", "0.9"], coef(up)["(Intercept)", "0.1"] + 1)
+  expect_equal(as.data.frame(down)$tau, rep(c(0.9, 0.1), each = 2))
+})
+
+test_that("dp_sgld() refuses a delta its accountant cannot certify at a usable noise", {
+  set.seed(113)
+  d <- data.frame(x = runif(200))
+  d$y <- 1 + d$x + rnorm(200)
+  # delta = 1e-300 gave a noise multiplier of ~4e94 and coefficients of order 1e95.
+  expect_error(dp_sgld(y ~ x, d, tau = 0.5, epsilon = 1, delta = 1e-300,
+                       bounds = list(x = c(0, 1), .response = c(-5, 5)), iterations = 20),
+               "^'delta' must be large enough .*noise multiplier sigma/C would be")
+})

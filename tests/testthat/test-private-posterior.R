@@ -145,3 +145,25 @@ test_that("compare_private_fits() takes every class through the one table", {
   expect_equal(unique(tab$method), c("pgbb_one", "ng", "dpb"))
   expect_true(all(tab$width > 0))
 })
+
+test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or many levels", { quiet_noise({
+  set.seed(5)
+  d <- data.frame(x = runif(200, 0, 10)); d$y <- 1 + 0.3 * d$x + rnorm(200)
+  ctl <- pgbb_control(iterations = 40, hidden = 8, draws = 60, blocks = 10)
+  one <- pgbb(y ~ x, d, loss = "quantile", tau = 0.5, epsilon = 4,
+              bounds = list(x = c(0, 10), .response = c(-10, 15)), control = ctl, progress = FALSE)
+  many <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 4,
+               bounds = list(x = c(0, 10), .response = c(-10, 15)), control = ctl, progress = FALSE)
+  # Independent computation from the stored draws.
+  q <- function(v) stats::quantile(v, c(0.05, 0.95), names = FALSE)
+  ci1 <- confint(one, level = 0.9)
+  expect_identical(dimnames(ci1), list(c("(Intercept)", "x"), c("5 %", "95 %")))
+  expect_equal(unname(ci1["x", ]), q(one$draws[, "x", 1]))
+  expect_equal(unname(confint(one, "x", level = 0.9)), t(q(one$draws[, "x", 1])))
+  expect_equal(unname(coef(one)), unname(colMeans(one$draws[, , 1])))
+  ci2 <- confint(many, parm = 2, level = 0.9)
+  expect_equal(dim(ci2), c(1L, 2L, 2L))
+  expect_equal(unname(ci2[1, , 2]), q(many$draws[, "x", 2]))
+  expect_equal(dim(coef(many)), c(2L, 2L))
+  expect_error(confint(one, "z"), "'parm'")
+}) })

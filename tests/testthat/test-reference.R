@@ -61,3 +61,30 @@ test_that("the sandwich standard errors of the smoothed estimator match a direct
   V <- solve(H) %*% S %*% solve(H)
   expect_equal(pgbb:::.conquer_sandwich_se(X, y, beta, tau, h), sqrt(diag(V)), tolerance = 1e-12)
 })
+
+test_that("pgbb_reference() rejects unknown '...' arguments, weights and offset() terms", {
+  skip_if_not_installed("quantreg")
+  set.seed(106)
+  d <- data.frame(x = runif(100), z = runif(100))
+  d$y <- 1 + d$x + rnorm(100)
+  expect_error(pgbb_reference(y ~ x, d, iteration = 5),
+               "unknown argument in '...' of pgbb_reference\\(\\): 'iteration'")
+  expect_error(pgbb_reference(y ~ x, d, huber_k = 1, loss = "huber"),
+               "'huber_k' \\(did you mean 'huber_c'\\?\\)")
+  expect_error(pgbb_reference(y ~ x, d, weights = z), "pgbb_reference\\(\\) does not support case weights")
+  expect_error(pgbb_reference(y ~ x + offset(z), d), "offset\\(\\) term, which pgbb_reference\\(\\) does not support")
+  # subset still reaches model.frame().
+  expect_equal(pgbb_reference(y ~ x, d, subset = x > 0.5)$n, sum(d$x > 0.5))
+})
+
+test_that("pgbb_reference() labels each tau by its own fit whatever the order of 'tau'", {
+  skip_if_not_installed("quantreg")
+  set.seed(111)
+  d <- data.frame(x = runif(200))
+  d$y <- 1 + 2 * d$x + rnorm(200)
+  down <- pgbb_reference(y ~ x, d, tau = c(0.9, 0.1))
+  expect_equal(colnames(down$coefficients), c("0.9", "0.1"))
+  expect_equal(down$coefficients[, "0.9"], pgbb_reference(y ~ x, d, tau = 0.9)$coefficients[, 1])
+  expect_equal(down$coefficients[, "0.1"], pgbb_reference(y ~ x, d, tau = 0.1)$coefficients[, 1])
+  expect_equal(down$intervals[, , "0.9"], pgbb_reference(y ~ x, d, tau = 0.9)$intervals[, , 1])
+})

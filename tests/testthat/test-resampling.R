@@ -86,3 +86,10 @@ test_that("argument checks", {
   expect_error(resample_indices(10, 5, 2, "wor", kappa = 2), "'kappa'")
   expect_error(kappa_star(10, 5, 3, 1), "'rho'")
 })
+
+test_that("requests beyond 2^28 values are refused with a clear message; below it they pass", {
+  expect_error(resample_indices(2^15, 2^14, 2^14 + 1), "more than this function allocates.*2 GiB")
+  expect_error(rblock_weights(2^27, 3, 1), "'k \\* blocks'.*at most 2.68e\\+08 values")
+  expect_error(pgbb:::.check_memory(2^28 + 1, "x"), "'x' asks for 2.68e\\+08 values")
+  expect_true(pgbb:::.check_memory(2^28, "x"))
+})

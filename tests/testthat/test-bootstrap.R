@@ -1,0 +1,27 @@
+# R/bootstrap.R: the non-private ordinary and blocked Bayesian bootstrap front ends.
+
+test_that("bayesian_bootstrap() and blocked_bootstrap() reject arguments their '...' would drop", {
+  set.seed(109)
+  z <- cbind(1, runif(100))
+  y <- drop(z %*% c(1, 2)) + rnorm(100)
+  # bandwith = 0 (the check loss) was silently replaced by the default bandwidth 0.1.
+  expect_error(bayesian_bootstrap(z, y, loss = "quantile", draws = 5, bandwith = 0),
+               "bayesian_bootstrap\\(\\): 'bandwith' \\(did you mean 'bandwidth'\\?\\)")
+  expect_error(blocked_bootstrap(z, y, loss = "huber", draws = 5, blocks = 5, huber_kapa = 1),
+               "blocked_bootstrap\\(\\): 'huber_kapa' \\(did you mean 'huber_kappa'\\?\\)")
+  expect_error(bayesian_bootstrap(runif(50), NULL, "mean", 10, NULL, 5), "unnamed argument")
+})
+
+test_that("bayesian_bootstrap() and blocked_bootstrap() label each tau by its own fit", {
+  set.seed(112)
+  z <- cbind(1, runif(150))
+  y <- drop(z %*% c(1, 2)) + rnorm(150)
+  for (f in list(function(tau) { set.seed(3); bayesian_bootstrap(z, y, loss = "quantile", draws = 20, tau = tau) },
+                 function(tau) { set.seed(3); blocked_bootstrap(z, y, loss = "quantile", draws = 20, blocks = 5,
+                                                                tau = tau, partition = rep(1:5, 30)) })) {
+    down <- f(c(0.9, 0.1))
+    expect_equal(down$draws[, , "tau=0.9"], f(0.9)$draws)
+    expect_equal(down$draws[, , "tau=0.1"], f(0.1)$draws)
+    expect_gt(mean(down$draws[, 1, "tau=0.9"]), mean(down$draws[, 1, "tau=0.1"]) + 1)
+  }
+})
