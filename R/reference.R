@@ -198,3 +198,20 @@ confint.pgbb_reference <- function(object, parm, level = NULL, ...) {
   if (!missing(parm)) ints <- if (length(dim(ints)) == 3L) ints[parm, , , drop = FALSE] else ints[parm, , drop = FALSE]
   ints
 }
+
+# The non-private reference in the table of the private fits (R/private-posterior.R):
+# method, term, tau, estimate, sd (NA: the reference reports intervals only),
+# lower, upper, at the level it was fitted at.
+#' @export
+as.data.frame.pgbb_reference <- function(x, row.names = NULL, optional = FALSE, ...) {
+  .check_no_dots("as.data.frame", ...)
+  cf <- as.matrix(x$coefficients)
+  iv <- .as_limits_array(x$intervals)
+  taus <- if (x$loss == "quantile") as.numeric(x$tau) else NA_real_
+  out <- data.frame(method = paste("non-private", x$method), term = rep(rownames(cf), times = ncol(cf)),
+                    tau = rep(rep_len(taus, ncol(cf)), each = nrow(cf)), estimate = as.vector(cf),
+                    sd = NA_real_, lower = as.vector(iv[, 1L, ]), upper = as.vector(iv[, 2L, ]),
+                    stringsAsFactors = FALSE)
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
+}

@@ -88,3 +88,18 @@ test_that("pgbb_reference() labels each tau by its own fit whatever the order of
   expect_equal(down$coefficients[, "0.1"], pgbb_reference(y ~ x, d, tau = 0.1)$coefficients[, 1])
   expect_equal(down$intervals[, , "0.9"], pgbb_reference(y ~ x, d, tau = 0.9)$intervals[, , 1])
 })
+
+test_that("as.data.frame() of a reference has the private fits' schema", {
+  skip_if_not_installed("quantreg")
+  set.seed(41)
+  d <- data.frame(x = runif(300)); d$y <- 1 + d$x + rnorm(300)
+  r <- pgbb_reference(y ~ x, d, loss = "quantile", tau = c(0.25, 0.75))
+  df <- as.data.frame(r)
+  expect_identical(names(df), c("method", "term", "tau", "estimate", "sd", "lower", "upper"))
+  expect_equal(df$tau, rep(c(0.25, 0.75), each = 2))
+  expect_equal(df$estimate, as.vector(r$coefficients))
+  expect_equal(df$lower[df$term == "x" & df$tau == 0.75], unname(r$intervals["x", 1, 2]))
+  h <- as.data.frame(pgbb_reference(y ~ x, d, loss = "huber"))
+  expect_true(all(is.na(h$tau)))
+  expect_true(all(h$lower <= h$estimate & h$estimate <= h$upper))
+})
