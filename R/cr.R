@@ -405,7 +405,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
                                   list(noise_law = paste0("exact discrete Gaussian on public grids (Canonne, ",
                                                           "Kamath & Steinke 2020) in both PTR steps"))),
                   list(center_bound = rel$center_bound, radius_bound = rel$radius_bound, tau_m = tau_m), cl,
-                  extra = list(beta = beta))
+                  extra = list(beta = beta, prob = if (identical(estimator, "quantile")) prob))
 }
 
 # ---- methods ---------------------------------------------------------------
@@ -478,9 +478,13 @@ confint.private_cr <- function(object, parm, level = object$level, ...) {
 
 #' @export
 as.data.frame.private_cr <- function(x, row.names = NULL, optional = FALSE, ...) {
-  data.frame(parameter = names(x$center), center = unname(x$center),
+  # The private fits' schema first (R/private-posterior.R): method, term, tau
+  # (the quantile level of a CR-SS quantile), estimate, sd (NA: a region has
+  # no draws), lower, upper; then the region's own settings.
+  data.frame(method = x$method, term = names(x$center), tau = x$prob %||% NA_real_,
+             estimate = unname(x$center), sd = NA_real_,
              lower = unname(x$center) - x$radius, upper = unname(x$center) + x$radius,
-             radius = x$radius, level = x$level, method = x$method, mode = x$mode, n = x$n, m = x$m, B = x$B,
+             radius = x$radius, level = x$level, mode = x$mode, n = x$n, m = x$m, B = x$B,
              mu = x$privacy$mu, delta = x$privacy$delta, epsilon = x$privacy$epsilon,
              delta_dp = x$privacy$delta_dp, row.names = row.names, stringsAsFactors = FALSE)
 }

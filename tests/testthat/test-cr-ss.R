@@ -138,3 +138,17 @@ test_that("cr_ss() warns when the radius noise is over a third of the radius, an
   }
   expect_gt(warned, 0L)  # the WR cell does warn (it is not a vacuous loop)
 })
+
+test_that("as.data.frame() of a region has the private fits' schema first", {
+  set.seed(42)
+  x <- runif(400)
+  fit <- quiet_radius_noise(cr_ss(x, "quantile", prob = 0.3, mu = 8, delta = 1e-6, bounds = c(0, 1),
+                                  mode = "wor"))
+  df <- as.data.frame(fit)
+  expect_identical(names(df)[1:7], c("method", "term", "tau", "estimate", "sd", "lower", "upper"))
+  expect_equal(df$tau, 0.3)
+  expect_equal(df$estimate, unname(fit$center))
+  expect_identical(df$method, "CR-SS")
+  g <- as.data.frame(quiet_zero_radius(cr_gs(x, "mean", mu = 4, bounds = c(0, 1), B = 30)))
+  expect_true(is.na(g$tau))
+})
