@@ -18,7 +18,8 @@
 #' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
 #'   separate release in the accountant (`T K` releases), but averaging over `K`
 #'   reduces the gradient noise.
-#' @param hidden Hidden-layer widths of the generator (default three layers of 256).
+#' @param hidden Hidden-layer widths of the generator (default three layers of 256;
+#'   `integer(0)`: no hidden layer, a generator affine in the block weights).
 #' @param optimizer `"adam"` (default, with cosine learning-rate decay) or `"sgd"`.
 #' @param learning_rate Initial learning rate (default 5e-4).
 #' @param lr_floor Final learning rate as a fraction of the initial one (default 0.01).
@@ -102,9 +103,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   # The same ranges as pgbb_fit(), which receives these settings.
   .check_count(iterations, "iterations", max = .Machine$integer.max)
   .check_count(mc, "mc", max = 1e4)
-  if (!is.numeric(hidden) || length(hidden) == 0L || anyNA(hidden) ||
-      any(hidden != round(hidden)) || any(hidden < 1) || any(hidden > 1e5))
-    .arg_fail("hidden", "a vector of hidden-layer widths (whole numbers between 1 and 1e5)")
+  hidden <- .check_hidden(hidden)   # pgbb_fit()'s check: empty is a linear generator
   optimizer <- .match_arg(optimizer)
   .check_positive(learning_rate, "learning_rate")
   .check_fraction(lr_floor, "lr_floor")
@@ -154,7 +153,7 @@ print.pgbb_control <- function(x, ...) {
   show$blocks <- if (is.null(x$blocks)) "default (20; 5 for a joint quantile fit)" else x$blocks
   show$gamma <- if (is.null(x$gamma)) "gamma*(n, blocks)" else x$gamma
   show$orders <- sprintf("%d..%d (%d orders)", min(x$orders), max(x$orders), length(x$orders))
-  show$hidden <- paste(x$hidden, collapse = " x ")
+  show$hidden <- if (length(x$hidden)) paste(x$hidden, collapse = " x ") else "none (affine generator)"
   show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else
     paste(format(x$tau_weights, digits = 3), collapse = ", ")
   show$box <- if (is.null(x$box)) "derived from the public bounds" else "user-supplied"

@@ -153,3 +153,16 @@ test_that("pgbb_control() sets the trainer's clip, warm-up and precision for pgb
   expect_identical(def$fit$training$precision, "float")
   expect_equal(def$fit$training$warmup, 0.05)
 }) })
+
+test_that("pgbb_control(hidden = integer(0)) is pgbb_fit()'s affine generator, checked by the same rule", { quiet_noise({
+  set.seed(9)
+  d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)
+  ctl <- pgbb_control(iterations = 30, hidden = integer(0), draws = 20, blocks = 5, runs = 2)
+  expect_identical(ctl$hidden, integer(0))
+  expect_output(print(ctl), "none \\(affine generator\\)")
+  fit <- pgbb(y ~ x, d, loss = "huber", epsilon = 4, bounds = list(x = c(0, 1), .response = c(-4, 5)),
+              control = ctl, progress = FALSE)
+  expect_identical(fit$fit$training$hidden, integer(0))
+  expect_length(fit$fit$generator$layers, 1L)     # one affine layer: no hidden layer
+  expect_error(pgbb_control(hidden = 2.5), "'hidden'")
+}) })
