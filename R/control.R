@@ -83,6 +83,9 @@
 #'   records' gradients (a bias); it must not be chosen by looking at the data.
 #' @param precision `"float"` (default) or `"double"` arithmetic of the
 #'   generator's weights during training, as in [pgbb_fit()].
+#' @param share_partition `TRUE`: the `runs` trainings share one random
+#'   partition and the pooled draws average their deviations at common block
+#'   weights (see [pgbb_fit()]); default `FALSE`.
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
@@ -96,7 +99,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          tau_weights = NULL, box = NULL, box_scale = 2,
                          coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
                          average_from = 1, warmup = 0.05, clip = NULL,
-                         precision = c("float", "double")) {
+                         precision = c("float", "double"), share_partition = FALSE) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -133,6 +136,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   .check_fraction(warmup, "warmup", below_one = TRUE)
   if (!is.null(clip)) .check_positive(clip, "clip")
   precision <- .match_arg(precision)
+  .check_flag(share_partition, "share_partition")
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -142,7 +146,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
                  average_from = average_from, warmup = warmup, clip = clip,
-                 precision = precision),
+                 precision = precision, share_partition = share_partition),
             class = "pgbb_control")
 }
 

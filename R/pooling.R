@@ -24,8 +24,9 @@
 
 # Pools a list of per-run draw arrays [draw, parameter, level] (all at the same
 # block weights). Returns the pooled array and the variability decomposition.
-.pool_runs <- function(per_run) {
-  mom <- .run_moments(per_run)
+# `shared`: the runs were trained on one partition (see .shared_deviation()).
+.pool_runs <- function(per_run, shared = FALSE) {
+  mom <- .run_moments(per_run, shared)
   R <- mom$R
   if (R == 1L) return(list(draws = per_run[[1L]], variability = .variability_table(mom, per_run[[1L]])))
   n <- nrow(mom$flat[[1L]])
@@ -34,27 +35,50 @@
   # e = mc' w / sqrt((R - 1) R), w ~ N(0, I_R): covariance exactly B / R.
   w <- matrix(cpp_rng_sample("normal", as.integer(n * R), numeric(0), .post_seed()), n, R)
   e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), sqrt(mom$b_var / R), nu)
+  a1 <- per_run[[1L]]
+  if (!is.null(mom$dev)) {
+    out <- e + sweep(mom$dev, 2L, mom$mbar, "+")
+    return(list(draws = array(out, dim(a1), dimnames(a1)), variability = .variability_table(mom, a1)))
+  }
   run_of_draw <- ((seq_len(n) - 1L) %% R) + 1L
   out <- e
   for (r in seq_len(R)) {
     i <- run_of_draw == r
     out[i, ] <- out[i, ] + sweep(mom$flat[[r]][i, , drop = FALSE], 2L, mom$m[r, ] - mom$mbar)
   }
-  a1 <- per_run[[1L]]
   list(draws = array(out, dim(a1), dimnames(a1)), variability = .variability_table(mom, a1))
 }
 
-# Run means (R x D, D = parameters x levels), their mean, the mean within-run
-# variance and the between-run variance of the means.
-.run_moments <- function(per_run) {
+# Run means (R x D, D = parameters x levels), their mean, the within-run
+# variance and the between-run variance of the means. With `shared` (and
+# R > 1) the within-run part is that of the averaged deviation
+# (.shared_deviation()), kept as `dev`.
+.run_moments <- function(per_run, shared = FALSE) {
   R <- length(per_run)
   dims <- dim(per_run[[1L]])
   D <- prod(dims[-1L])
   flat <- lapply(per_run, function(a) matrix(a, dims[1L], D))
   m <- matrix(vapply(flat, colMeans, numeric(D)), ncol = D, byrow = TRUE)
-  w_var <- Reduce(`+`, lapply(flat, function(f) apply(f, 2L, stats::var))) / R
   b_var <- if (R > 1L) apply(m, 2L, stats::var) else rep(NA_real_, D)
-  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var)
+  dev <- if (shared && R > 1L) .shared_deviation(flat, m) else NULL
+  w_var <- if (is.null(dev)) Reduce(`+`, lapply(flat, function(f) apply(f, 2L, stats::var))) / R
+           else apply(dev, 2L, stats::var)
+  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var, dev = dev,
+       shared = !is.null(dev))
+}
+
+# Runs trained on ONE partition target the same partition-conditional blocked
+# posterior theta*(u; pi); each run's generator is G_r(u) = m_r + S(u) + N_r(u),
+# with S(u) the blocked-bootstrap deviation shared by the runs and N_r(u) the
+# spread its own gradient noise left in it (independent across runs, mean zero).
+# All runs are evaluated at the same block weights u_i, so the average of their
+# deviations, (1/R) sum_r (G_r(u_i) - m_r) = S(u_i) + mean_r N_r(u_i), keeps the
+# sampling spread and divides the noise-induced variance by R. With a fresh
+# partition per run the S_r(u) differ and do not average to the posterior
+# spread, so this is only used for shared partitions.
+.shared_deviation <- function(flat, m) {
+  R <- length(flat)
+  Reduce(`+`, lapply(seq_len(R), function(r) sweep(flat[[r]], 2L, m[r, ]))) / R
 }
 
 .satterthwaite_df <- function(w_var, b_var, R) {
@@ -90,7 +114,7 @@
              within = sqrt(w_var), between = sqrt(b_var), total = sqrt(total),
              df = if (R > 1L) .satterthwaite_df(w_var, b_var, R) else NA_real_,
              noise_share = if (R > 1L) (b_var / R) / total else NA_real_,
-             runs = R, stringsAsFactors = FALSE)
+             runs = R, shared_partition = isTRUE(mom$shared), stringsAsFactors = FALSE)
 }
 
 # All runs' draws stacked along the draw dimension (for diagnostics on the raw

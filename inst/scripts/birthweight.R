@@ -56,9 +56,9 @@ natality_taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
 # SM S3.3: S = 5, q = 0.01, K = 5, T = 10000, Adam 1e-3, h = 0.1 (here in kg,
 # the response's unit: 100 g, about a fifth of the residual sd, as h = 0.1 is
 # for the log wage of the Census application), gamma = gamma*(n, S).
-natality_control <- function(iterations = 10000)
+natality_control <- function(iterations = 10000, share_partition = FALSE)
   pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations, learning_rate = 1e-3,
-               bandwidth = 0.1, draws = 2000)
+               bandwidth = 0.1, draws = 2000, share_partition = share_partition)
 
 # Table S9 of the paper (grams; NCHS 2024, n ~ 1.94M; AGE_s, CIGAR_s, WTGAIN_s rescaled).
 paper_s9 <- data.frame(
@@ -96,11 +96,12 @@ if (sys.nframe() == 0L) {
   out <- script_opt("out", "inst/extdata")
   seed <- script_opt("seed", 2024)
   first <- script_opt("first", 1)
+  share <- script_opt("share_partition", 0) == 1   # --share_partition=1: runs on one partition
   dir.create(out, showWarnings = FALSE, recursive = TRUE)
   t0 <- proc.time()[["elapsed"]]
   if ("PGBB" %in% methods)
     run_quantile_app(natality_formula, births, natality_bounds, natality_taus, eps_grid, reps,
-                     natality_control(iterations), seed = seed, label = "birthweight", out = out,
+                     natality_control(iterations, share), seed = seed, label = "birthweight", out = out,
                      methods = "PGBB", first = first)
   if ("DP-SGLD" %in% methods)
     run_quantile_app(natality_formula, births, natality_bounds, natality_taus, eps_grid, sgld_reps,
