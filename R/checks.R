@@ -153,6 +153,23 @@
   invisible(TRUE)
 }
 
+# `loss`, or its former name (`alias_name`, still accepted; both at once must
+# agree), checked against `choices`; the error names the argument the user gave.
+.loss_with_alias <- function(loss, alias, alias_name, loss_missing, choices) {
+  arg <- "loss"
+  if (!is.null(alias)) {
+    if (!loss_missing && !identical(loss, alias))
+      .arg_fail(alias_name, "left out when 'loss' is given (it is the former name of 'loss')")
+    loss <- alias
+    arg <- alias_name
+  }
+  if (!is.character(loss) || !loss[1] %in% choices) {
+    q <- sprintf("\"%s\"", choices)
+    .arg_fail(arg, paste("one of", paste(q[-length(q)], collapse = ", "), "or", q[length(q)]))
+  }
+  loss[1]
+}
+
 # A single fraction in [0, 1] (or [0, 1) with `below_one`): the one check of
 # lr_floor, warmup and average_from, shared by pgbb_control() and pgbb_fit().
 .check_fraction <- function(x, arg, below_one = FALSE) {

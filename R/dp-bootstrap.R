@@ -153,29 +153,15 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   cl <- match.call()
   .check_no_dots("dp_bootstrap", ...)
   loss <- .dpb_loss(loss, method, missing(loss))
-  if (loss != "ridge_huber") .arg_fail("x", "a formula only for loss = \"ridge_huber\"")
-  if (missing(data)) .arg_fail("data", "the data frame of the formula's variables")
-  .formula_offset_check(.formula_terms_quiet(x, data), "dp_bootstrap")
-  if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+  .check_baseline_formula(x, if (!missing(data)) data, loss, "ridge_huber", "dp_bootstrap",
+                          missing(data), missing(epsilon))
   .check_open_unit(level, "level")
   .dpb_formula(x, data, epsilon, delta, bounds, level, cl, B = B, lambda = lambda, huber_c = huber_c,
                huber_kappa = huber_kappa, tol = tol, calibration = calibration)
 }
 
-# The estimator: `loss`, or its former name `method` (still accepted; both at
-# once must agree).
-.dpb_loss <- function(loss, method, loss_missing) {
-  arg <- "loss"
-  if (!is.null(method)) {
-    if (!loss_missing && !identical(loss, method))
-      .arg_fail("method", "left out when 'loss' is given (it is the former name of 'loss')")
-    loss <- method
-    arg <- "method"
-  }
-  if (!is.character(loss) || !loss[1] %in% c("ridge_huber", "mean"))
-    .arg_fail(arg, "one of \"ridge_huber\" or \"mean\"")
-  loss[1]
-}
+.dpb_loss <- function(loss, method, loss_missing)
+  .loss_with_alias(loss, method, "method", loss_missing, c("ridge_huber", "mean"))
 
 # Wang et al. (2025): B releases of a (mu / sqrt((2 - 2/e) B))-GDP mechanism are
 # asymptotically mu-GDP, i.e. sigma_e = sqrt((2 - 2/e) B) Delta / mu.

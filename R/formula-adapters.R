@@ -27,6 +27,15 @@
   design
 }
 
+# The checks of every formula method of a matrix baseline, before the design.
+.check_baseline_formula <- function(formula, data, loss, supported, caller, data_missing, epsilon_missing) {
+  if (loss != supported) .arg_fail("x", sprintf("a formula only for loss = \"%s\"", supported))
+  if (data_missing) .arg_fail("data", "the data frame of the formula's variables")
+  .formula_offset_check(.formula_terms_quiet(formula, data), caller)
+  if (epsilon_missing) .arg_fail("epsilon", "given (the total privacy budget)")
+  invisible(TRUE)
+}
+
 # Draws on the scaled, centred design -> original units (first p columns).
 .formula_map_draws <- function(draws, design) {
   p <- length(design$coefnames)

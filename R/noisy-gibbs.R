@@ -177,28 +177,14 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
   cl <- match.call()
   .check_no_dots("noisy_gibbs", ...)
   loss <- .ng_loss(loss, family, missing(loss))
-  if (loss != "linear") .arg_fail("x", "a formula only for loss = \"linear\"")
-  if (missing(data)) .arg_fail("data", "the data frame of the formula's variables")
-  .formula_offset_check(.formula_terms_quiet(x, data), "noisy_gibbs")
-  if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
+  .check_baseline_formula(x, if (!missing(data)) data, loss, "linear", "noisy_gibbs",
+                          missing(data), missing(epsilon))
   .ng_formula(x, data, epsilon, delta, bounds, cl, prior = prior, iterations = iterations,
               burn_in = burn_in, thin = thin, calibration = calibration, split = split)
 }
 
-# The model: `loss`, or its former name `family` (still accepted; both at once
-# must agree).
-.ng_loss <- function(loss, family, loss_missing) {
-  arg <- "loss"
-  if (!is.null(family)) {
-    if (!loss_missing && !identical(loss, family))
-      .arg_fail("family", "left out when 'loss' is given (it is the former name of 'loss')")
-    loss <- family
-    arg <- "family"
-  }
-  if (!is.character(loss) || !loss[1] %in% c("gaussian", "exponential", "linear"))
-    .arg_fail(arg, "one of \"gaussian\", \"exponential\" or \"linear\"")
-  loss[1]
-}
+.ng_loss <- function(loss, family, loss_missing)
+  .loss_with_alias(loss, family, "family", loss_missing, c("gaussian", "exponential", "linear"))
 
 .ng_schedule <- function(iterations, burn_in, thin, linear) {
   if (is.null(iterations)) iterations <- if (linear) 400000 else 4000

@@ -402,7 +402,7 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
   # One run: the trainer's stored draws, mapped (no further randomness). Several:
   # fresh per-run draws, pooled in the original units (R/pooling.R).
   per_run <- if (is.null(fit$generator$more_layers) || !length(fit$generator$more_layers))
-    list(.as_draw_array(fit$draws)) else NULL
+    list(.as_level_array(fit$draws)) else NULL
   ev <- .pgbb_draws(fit, design, loss, n = nrow(fit$draws), tau = if (isTRUE(fit$joint)) tau,
                     labels = tau, per_run = per_run)
   if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability)
@@ -413,11 +413,6 @@ pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
                  contrasts = attr(frame$X, "contrasts"), control = control),
             class = c("pgbb", "private_posterior"))
-}
-
-.as_draw_array <- function(d) {
-  if (length(dim(d)) == 3L) return(d)
-  array(d, c(nrow(d), ncol(d), 1L), list(NULL, colnames(d), NULL))
 }
 
 # Draws in the original units [draw, term, level] and their variability table:

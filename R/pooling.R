@@ -63,8 +63,7 @@
   dev <- if (shared && R > 1L) .shared_deviation(flat, m) else NULL
   w_var <- if (is.null(dev)) Reduce(`+`, lapply(flat, function(f) apply(f, 2L, stats::var))) / R
            else apply(dev, 2L, stats::var)
-  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var, dev = dev,
-       shared = !is.null(dev))
+  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var, dev = dev)
 }
 
 # Runs trained on ONE partition target the same partition-conditional blocked
@@ -114,7 +113,7 @@
              within = sqrt(w_var), between = sqrt(b_var), total = sqrt(total),
              df = if (R > 1L) .satterthwaite_df(w_var, b_var, R) else NA_real_,
              noise_share = if (R > 1L) (b_var / R) / total else NA_real_,
-             runs = R, shared_partition = isTRUE(mom$shared), stringsAsFactors = FALSE)
+             runs = R, shared_partition = !is.null(mom$dev), stringsAsFactors = FALSE)
 }
 
 # All runs' draws stacked along the draw dimension (for diagnostics on the raw
@@ -126,12 +125,6 @@
   .drop_level(array(flat, c(nrow(flat), dim(a1)[-1L]), c(list(NULL), dimnames(a1)[-1L])))
 }
 
-# [draw, parameter, level] -> a draws x parameters matrix when there is one
-# level, the array otherwise.
-.drop_level <- function(a) {
-  if (dim(a)[3L] == 1L) return(matrix(a[, , 1L], nrow = dim(a)[1L], dimnames = list(NULL, dimnames(a)[[2L]])))
-  a
-}
 
 # The warning of a release whose privacy noise dominates: coefficients whose
 # between-run spread exceeds the within-run spread, i.e. whose interval is set

@@ -137,14 +137,12 @@
   out <- array(NA_real_, c(length(terms), 2L, dim(d)[3]),
                dimnames = list(terms, .ci_colnames(level), dimnames(d)[[3]]))
   for (i in seq_len(dim(d)[3])) out[, , i] <- .equal_tailed(.level_slice(d, i)[, terms, drop = FALSE], level)
-  .drop_limits(out)
+  .drop_level(out)
 }
 
-# terms x 2 x levels -> terms x 2 when there is one level.
-.drop_limits <- function(out) {
-  if (dim(out)[3L] != 1L) return(out)
-  matrix(out[, , 1L], nrow = dim(out)[1L], dimnames = dimnames(out)[1:2])
-}
+# An array [., ., level] (draws or limits) as its one level slice when it has
+# one level, the array otherwise.
+.drop_level <- function(a) if (dim(a)[3L] == 1L) .level_slice(a, 1L) else a
 
 # A terms x 2 interval matrix (one level) or array, as terms x 2 x levels.
 .as_limits_array <- function(ci) {
@@ -171,7 +169,7 @@
 # Satterthwaite degrees of freedom) quantile times the total sd. Pooled
 # trainings add their `within`, `between` and `total` spread; MCMC fits their
 # effective sample size `ess`.
-.pp_frame <- function(x, level, type = "quantile", parm = NULL) {
+.pp_frame <- function(x, level, type = "quantile") {
   a3 <- .pp_array(x)
   terms <- .pp_coefnames(x)
   p <- length(terms)
@@ -193,7 +191,6 @@
     out$within <- as.vector(v$within); out$between <- as.vector(v$between); out$total <- as.vector(v$total)
   }
   if (is.matrix(x$ess) && length(x$ess) == p * L) out$ess <- as.vector(x$ess)
-  if (!is.null(parm)) out <- out[out$term %in% .pp_terms(x, parm), , drop = FALSE]
   rownames(out) <- NULL
   out
 }

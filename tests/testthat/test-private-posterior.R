@@ -10,7 +10,16 @@ pp_data <- local({
 })
 pp_bounds <- list(x = c(-1, 1), .response = c(-4, 6))
 
-pp_fits <- function() {
+# The five fits are trained once and shared by the tests below (they only read them).
+pp_fits <- local({
+  cache <- NULL
+  function() {
+    if (is.null(cache)) cache <<- pp_train()
+    cache
+  }
+})
+
+pp_train <- function() {
   set.seed(12)
   ctl <- pgbb_control(iterations = 60, hidden = c(8, 8), draws = 200, blocks = 10)
   quiet_noise(list(
