@@ -157,9 +157,13 @@
   invisible(q_tilde)
 }
 
-.privacy_record <- function(mu, delta, n, guarantee, extra = list()) {
+# `dp`: the (epsilon, delta)-DP target the user gave, which the record reports
+# as given; otherwise the equivalent epsilon at the package's default delta.
+.privacy_record <- function(mu, delta, n, guarantee, extra = list(), dp = NULL) {
   ref <- .default_delta(n)
-  c(list(mu = mu, delta = delta, epsilon = gdp_epsilon(mu, ref), delta_dp = delta + ref, guarantee = guarantee,
+  eps <- if (is.null(dp)) gdp_epsilon(mu, ref) else dp[["epsilon"]]
+  delta_dp <- if (is.null(dp)) delta + ref else dp[["delta"]]
+  c(list(mu = mu, delta = delta, epsilon = eps, delta_dp = delta_dp, guarantee = guarantee,
          randomness = .noise_source()), extra)
 }
 
@@ -312,7 +316,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
   .cr_zero_radius_note(rel$q_tilde, "cr_gs")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-GS", spec,
                   .privacy_record(mu, 0, plan$n, "mu-GDP (Theorem 4.2), non-asymptotic",
-                                  list(noise_law = .discrete_noise_law(released_sd))),
+                                  list(noise_law = .discrete_noise_law(released_sd)),
+                                  dp = if (!is.null(epsilon)) c(epsilon = epsilon, delta = delta)),
                   list(nu_n = nu, sigma_m = sigma, Delta_n = Dn, Delta_m = Dm, tau_m = tau_m,
                        released_sd = released_sd), cl)
 }
@@ -347,7 +352,12 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
 #' @param estimator `"quantile"`, `"ustat_product"` or a list (see the section on estimators).
 #' @param prob Quantile level for `estimator = "quantile"`.
 #' @param mu Privacy budget: the release is `(mu, delta)`-GDP (Theorem 5.6).
-#' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1).
+#' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1). With
+#'   `epsilon` in place of `mu`, the \eqn{\delta} of the
+#'   \eqn{(\varepsilon, \delta)}-DP target instead: half of it goes to the PTR
+#'   steps and half to the GDP part, \eqn{\mu} = `gdp_mu(epsilon, delta / 2)`.
+#' @param epsilon An \eqn{(\varepsilon, \delta)}-DP budget in place of `mu` (see `delta`).
+#' @param tau The quantile level, another name for `prob` (give one of the two).
 #' @param bounds Public bounds `c(lower, upper)` on the data.
 #' @param ... `beta` (overrides eq. 6), `C` (quantile slack constant), `degenerate`
 #'   (exact names; any other name is an error).
@@ -368,7 +378,8 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
 #' cr_ss(u, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wor")
 #' @export
 cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = NULL, B = 500,
-                  m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ..., level = NULL) {
+                  m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ..., level = NULL, tau = NULL,
+                  epsilon = NULL) {
   cl <- match.call()
   mode <- .match_arg(mode)
   if (is.character(estimator)) {
@@ -376,10 +387,13 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
     if (!(estimator %in% c("quantile", "ustat_product")))
       .arg_fail("estimator", "\"quantile\", \"ustat_product\" or a list (see ?cr_ss)")
   }
-  if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
-  .check_positive(mu, "mu")
-  if (missing(delta)) .arg_fail("delta", "given (the delta of (mu, delta)-GDP)")
-  .check_open_unit(delta, "delta")
+  if (!is.null(tau)) {
+    if (!missing(prob)) .arg_fail("tau", "given alone, or replaced by 'prob' (its other name; not both)")
+    prob <- tau
+  }
+  budget <- .cr_ss_budget(if (missing(mu)) NULL else mu, if (missing(delta)) NULL else delta, epsilon)
+  mu <- budget$mu
+  delta <- budget$delta
   alpha <- .cr_alpha(alpha, level)
   if (missing(bounds)) bounds <- NULL
   dots <- list(...)
@@ -403,9 +417,34 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-SS", spec,
                   .privacy_record(mu, delta, plan$n, "(mu, delta)-GDP (Theorem 5.6), non-asymptotic",
                                   list(noise_law = paste0("exact discrete Gaussian on public grids (Canonne, ",
-                                                          "Kamath & Steinke 2020) in both PTR steps"))),
+                                                          "Kamath & Steinke 2020) in both PTR steps")),
+                                  dp = budget$dp),
                   list(center_bound = rel$center_bound, radius_bound = rel$radius_bound, tau_m = tau_m), cl,
                   extra = list(beta = beta, prob = if (identical(estimator, "quantile")) prob))
+}
+
+# The (mu, delta)-GDP budget of CR-SS (Theorem 5.6). Given `mu`, `delta` is the
+# delta of (mu, delta)-GDP, as in the paper. Given `epsilon` instead, `delta` is
+# the total delta of the (epsilon, delta)-DP target, split in halves: delta / 2
+# for the PTR steps and delta / 2 for the mu-GDP part, mu = gdp_mu(epsilon,
+# delta / 2) (Proposition 3.6). A (mu, d1)-GDP trade-off is at least G_mu - d1
+# (Definition 5.2, eq. 5), and G_mu lies above the (epsilon, d2)-DP line
+# 1 - d2 - e^epsilon alpha when d2 = delta_mu(epsilon); so the release is
+# (epsilon, d1 + d2)-DP. Any split keeps the target; the even one is simple, not
+# an optimum.
+.cr_ss_budget <- function(mu, delta, epsilon) {
+  if (!is.null(epsilon)) {
+    if (!is.null(mu)) .arg_fail("mu", "given alone, or replaced by 'epsilon' and 'delta' (not both)")
+    .check_positive(epsilon, "epsilon")
+    if (is.null(delta)) .arg_fail("delta", "given with 'epsilon' (the delta of the (epsilon, delta)-DP target)")
+    .check_open_unit(delta, "delta")
+    return(list(mu = gdp_mu(epsilon, delta / 2), delta = delta / 2, dp = c(epsilon = epsilon, delta = delta)))
+  }
+  if (is.null(mu)) .arg_fail("mu", "given (the GDP privacy budget), or 'epsilon' and 'delta'")
+  .check_positive(mu, "mu")
+  if (is.null(delta)) .arg_fail("delta", "given (the delta of (mu, delta)-GDP)")
+  .check_open_unit(delta, "delta")
+  list(mu = mu, delta = delta, dp = NULL)
 }
 
 # ---- methods ---------------------------------------------------------------

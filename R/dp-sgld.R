@@ -50,6 +50,12 @@
 #' `bounds$.response` and the loss is the Gaussian negative log-likelihood
 #' \eqn{(y - \mu)^2 / (2\,\mathrm{scale}^2)} in the original units.
 #'
+#' @param x A model formula (the formula method); a numeric matrix or data frame
+#'   of covariates (the matrix method, with `y`: it fits `.response ~ <the
+#'   columns of x>`, whose bounds name the columns and `.response`, see
+#'   [pgbb()]); for `print`, a `dp_sgld` fit.
+#' @param y,intercept The response vector of the matrix method and whether its
+#'   model has an intercept.
 #' @param formula A model formula, as for [stats::lm()]; `y ~ 1` for `loss = "mean"`.
 #' @param data A data frame.
 #' @param loss `"quantile"` (convolution-smoothed check loss), `"huber"` (Huber with
@@ -66,7 +72,8 @@
 #' @param thin Keep every `thin`-th iterate after burn-in; default 1.
 #' @param clip Per-record gradient bound \eqn{C} (one number, used at every level);
 #'   default: the loss's public bound (see 'Privacy').
-#' @param ... `subset` and `na.action` (passed to [stats::model.frame()]) and loss
+#' @param ... For the matrix method, the arguments of the formula method. For
+#'   the formula method, `subset` and `na.action` (passed to [stats::model.frame()]) and loss
 #'   settings: `huber_c` (1.345), `huber_kappa` (0.71), `bandwidth` (quantile smoothing
 #'   bandwidth, 0.1), `scale` (known sd of the mean model, 1), `conversion`
 #'   (`"asoodeh"` or `"mironov"`), `orders` (Renyi orders, `2:256`).
@@ -92,11 +99,25 @@
 #' fit
 #' coef(fit)
 #' @export
-dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"), tau = 0.5,
-                    epsilon, delta = NULL, bounds, omega = 1, iterations = 10000, rate = 0.01,
-                    step = NULL, burn_in = NULL, thin = NULL, clip = NULL, ...,
-                    progress = interactive()) {
+dp_sgld <- function(x, ...) UseMethod("dp_sgld")
+
+#' @rdname dp_sgld
+#' @export
+dp_sgld.default <- function(x, y, ..., intercept = TRUE) {
+  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "dp_sgld")
+  fit <- dp_sgld.formula(m$formula, m$data, ...)
+  fit$call <- .matrix_call(match.call(), "dp_sgld")
+  fit
+}
+
+#' @rdname dp_sgld
+#' @export
+dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"), tau = 0.5,
+                            epsilon, delta = NULL, bounds, omega = 1, iterations = 10000, rate = 0.01,
+                            step = NULL, burn_in = NULL, thin = NULL, clip = NULL, ...,
+                            progress = interactive()) {
   cl <- match.call()
+  cl[[1L]] <- as.name("dp_sgld")
   loss <- .match_arg(loss)
   .check_flag(progress, "progress")
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget; Inf for a non-private chain)")
@@ -326,7 +347,7 @@ dp_sgld <- function(formula, data, loss = c("quantile", "huber", "mean", "logist
 }
 
 #' @rdname dp_sgld
-#' @param object,x A `dp_sgld` fit (a [private_posterior]: coef, confint,
+#' @param object A `dp_sgld` fit (a [private_posterior]: coef, confint,
 #'   vcov, as.data.frame and the rest come from the shared contract).
 #' @param level Credible level (default 0.95).
 #' @param digits Significant digits.

@@ -105,7 +105,8 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 #' from the posterior draws (post-processing: no privacy cost).
 #'
 #' @param object A `pgbb` fit.
-#' @param newdata A data frame with the model's covariates.
+#' @param newdata A data frame with the model's covariates (for a fit of the
+#'   matrix method, a matrix with its columns).
 #' @param tau Quantile levels to predict at (by default all of the fit's levels).
 #' @param interval `"none"` or `"credible"`.
 #' @param level Credible level.
@@ -118,7 +119,8 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   .check_no_dots("predict.pgbb", ...)
   interval <- .match_arg(interval)
   .check_open_unit(level, "level")
-  if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame")
+  if (!missing(newdata) && is.matrix(newdata)) newdata <- .matrix_frame(newdata, "newdata")
+  if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame (or a covariate matrix)")
   tt <- stats::delete.response(object$terms)
   mf <- stats::model.frame(tt, newdata, xlev = object$xlevels, na.action = stats::na.pass)
   X <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)

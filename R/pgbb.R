@@ -36,8 +36,16 @@
 #' 1% of a coefficient's draws land there the fit warns (the shares are in
 #' `fit$fit$box_share`), because its interval may then be set by the box.
 #'
+#' @param x A model formula (the formula method), or a numeric matrix or data
+#'   frame of covariates (the matrix method, with `y`): `pgbb(X, y, ...)` fits
+#'   `.response ~ <the columns of X>` (plus an intercept unless
+#'   `intercept = FALSE`), so its bounds name the columns of `X` (unnamed
+#'   columns are `x1`, `x2`, ...) and `.response`, and its result is the
+#'   formula fit's.
 #' @param formula A model formula, as for [stats::lm()]. For `loss = "mean"` use `y ~ 1`.
 #' @param data A data frame.
+#' @param y The response vector of the matrix method, one value per row of `x`.
+#' @param intercept Whether the matrix method's model has an intercept.
 #' @param loss `"quantile"` (convolution-smoothed check loss, SM S3.3), `"huber"`
 #'   (Huber regression with scale, Section 5.1), `"mean"` (clipped Gaussian
 #'   likelihood for a mean, Section 5.2) or `"logistic"`.
@@ -49,7 +57,9 @@
 #'   generative blocked bootstrap (as `private = FALSE`).
 #' @param delta Privacy parameter \eqn{\delta}; default `min(1e-6, 0.01 / n)`, two orders below 1/n (see [pgbb_privacy], "Default delta"); the paper uses `1 / n`.
 #' @param bounds Named list of public bounds (see 'Public bounds').
-#' @param ... For a non-private fit, `subset` and `na.action`, passed on to
+#' @param ... For the matrix method, the arguments of the formula method
+#'   (`loss`, `tau`, `epsilon`, `bounds`, `control`, ...). For a non-private
+#'   formula fit, `subset` and `na.action`, passed on to
 #'   [stats::model.frame()]. A private fit refuses both, and missing values:
 #'   its n is public (see [pgbb_privacy]), so subset the data and remove
 #'   incomplete records beforehand, by a public rule. Any other argument is an error that names it (settings of the
@@ -147,11 +157,30 @@
 #'             control = pgbb_control(iterations = 300, hidden = c(32, 32), draws = 500))
 #' fit
 #' confint(fit)
+#' # The same model from a covariate matrix: bounds name its columns.
+#' X <- cbind(x = d$x)
+#' pgbb(X, d$y, loss = "huber", epsilon = 2,
+#'      bounds = list(x = c(0, 10), .response = c(-20, 25)),
+#'      control = pgbb_control(iterations = 300, hidden = c(32, 32), draws = 500))
 #' @export
-pgbb <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"), tau = 0.5,
-                 epsilon, delta = NULL, bounds, ..., control = pgbb_control(),
-                 private = TRUE, progress = interactive()) {
+pgbb <- function(x, ...) UseMethod("pgbb")
+
+#' @rdname pgbb
+#' @export
+pgbb.default <- function(x, y, ..., intercept = TRUE) {
+  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "pgbb")
+  fit <- pgbb.formula(m$formula, m$data, ...)
+  fit$call <- .matrix_call(match.call(), "pgbb")
+  fit
+}
+
+#' @rdname pgbb
+#' @export
+pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"), tau = 0.5,
+                         epsilon, delta = NULL, bounds, ..., control = pgbb_control(),
+                         private = TRUE, progress = interactive()) {
   cl <- match.call()
+  cl[[1L]] <- as.name("pgbb")
   .formula_dots_check(match.call(expand.dots = FALSE)$..., .formula_dots, "pgbb",
                       names(formals(sys.function())), control_fun = "pgbb_control")
   loss <- .match_arg(loss)

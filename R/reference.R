@@ -12,9 +12,15 @@
 #' **Not private**: use it to validate, never to publish from confidential data.
 #'
 #' @inheritParams pgbb
+#' @param x A model formula (the formula method), or a numeric matrix or data
+#'   frame of covariates (the matrix method, with `y`; it fits
+#'   `.response ~ <the columns of x>` as [pgbb()]'s matrix method does).
+#' @param y,intercept The response vector of the matrix method and whether its
+#'   model has an intercept.
 #' @param tau Quantile level(s) for `loss = "quantile"`, in any order (each
 #'   column is labelled by its level); giving `tau` with another loss is an error.
-#' @param ... `subset` and `na.action`, passed on to [stats::model.frame()]; any
+#' @param ... For the matrix method, the arguments of the formula method. For
+#'   the formula method, `subset` and `na.action`, passed on to [stats::model.frame()]; any
 #'   other argument, case weights and `offset()` terms are errors.
 #' @param level Confidence level of the reported intervals.
 #' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]).
@@ -40,10 +46,24 @@
 #'   pgbb_reference(y ~ x, d, loss = "quantile", tau = c(0.25, 0.5, 0.75))
 #' }
 #' @export
-pgbb_reference <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"),
-                           tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
-                           large_n = 1e5, bootstrap = 500) {
+pgbb_reference <- function(x, ...) UseMethod("pgbb_reference")
+
+#' @rdname pgbb_reference
+#' @export
+pgbb_reference.default <- function(x, y, ..., intercept = TRUE) {
+  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "pgbb_reference")
+  fit <- pgbb_reference.formula(m$formula, m$data, ...)
+  fit$call <- .matrix_call(match.call(), "pgbb_reference")
+  fit
+}
+
+#' @rdname pgbb_reference
+#' @export
+pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "logistic"),
+                                   tau = 0.5, level = 0.95, ..., huber_c = 1.345, huber_kappa = 0.71,
+                                   large_n = 1e5, bootstrap = 500) {
   cl <- match.call()
+  cl[[1L]] <- as.name("pgbb_reference")
   # `...` goes to model.frame() (subset, na.action) and nowhere else: a misspelt
   # setting, `weights` or `offset` would otherwise be ignored silently.
   .formula_dots_check(match.call(expand.dots = FALSE)$..., .formula_dots, "pgbb_reference",

@@ -92,6 +92,34 @@ test_that("cr_ss validates its arguments", {
   expect_error(smooth_sensitivity_quantile(x, 0.5, 1, c(1, 0)), "'bounds'")
 })
 
+test_that("cr_ss takes an (epsilon, delta)-DP target, split evenly, and tau as prob's other name", {
+  set.seed(31)
+  x <- runif(2000, -1, 1)
+  set.seed(32); e <- quiet_radius_noise(cr_ss(x, "quantile", epsilon = 2, delta = 1e-5, bounds = c(-1, 1), B = 60,
+                                               mode = "wor"))
+  mu <- gdp_mu(2, 5e-6)
+  set.seed(32); m <- quiet_radius_noise(cr_ss(x, "quantile", mu = mu, delta = 5e-6, bounds = c(-1, 1), B = 60,
+                                               mode = "wor"))
+  expect_identical(e$interval, m$interval)
+  expect_equal(e$privacy$mu, mu)
+  expect_equal(e$privacy$delta, 5e-6)
+  expect_equal(c(e$privacy$epsilon, e$privacy$delta_dp), c(2, 1e-5))
+  # The (epsilon, delta)-DP claim, checked against the GDP trade-off computed here
+  # (Proposition 3.6 written out with pnorm): the PTR delta plus delta_mu(epsilon).
+  delta_mu <- pnorm(-2 / mu + mu / 2) - exp(2) * pnorm(-2 / mu - mu / 2)
+  expect_lte(e$privacy$delta + delta_mu, 1e-5 * (1 + 1e-9))
+  set.seed(32); t1 <- quiet_radius_noise(cr_ss(x, tau = 0.25, mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 60,
+                                                mode = "wor"))
+  set.seed(32); p1 <- quiet_radius_noise(cr_ss(x, prob = 0.25, mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 60,
+                                                mode = "wor"))
+  expect_identical(t1$interval, p1$interval)
+  expect_error(cr_ss(x, tau = 0.25, prob = 0.3, mu = 8, delta = 1e-6, bounds = c(-1, 1)), "'tau'")
+  expect_error(cr_ss(x, epsilon = 1, mu = 8, delta = 1e-6, bounds = c(-1, 1)), "'mu'")
+  expect_error(cr_ss(x, epsilon = 1, bounds = c(-1, 1)), "'delta'")
+  expect_error(cr_ss(x, epsilon = -1, delta = 1e-6, bounds = c(-1, 1)), "'epsilon'")
+  expect_error(cr_ss(x, delta = 1e-6, bounds = c(-1, 1)), "'mu'")
+})
+
 test_that("private_cr methods: print, confint, as.data.frame", {
   set.seed(24)
   fit <- cr_ss(runif(400, -1, 1), "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), B = 30, mode = "wor")

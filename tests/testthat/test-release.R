@@ -69,6 +69,23 @@ test_that("pgbb and pgbb_fit objects made inside a function hold no record", { q
   expect_lt(big(4000) / big(400), 1.05)
 }) })
 
+test_that("the matrix methods' objects hold no record, row names or data in the call", { quiet_noise({
+  d <- canary_data()
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
+  m <- as.matrix(d[c("x", "z")])   # carries the canary row names
+  ctl <- pgbb_control(iterations = 40, hidden = 4, draws = 30)
+  objs <- list(
+    pgbb = pgbb(m, d$y, epsilon = 1, bounds = b, control = ctl),
+    pgbb_do_call = do.call(pgbb, list(m, d$y, epsilon = 1, bounds = b, control = ctl)),
+    dp_sgld = do.call(dp_sgld, list(m, d$y, epsilon = 1, bounds = b, iterations = 50)),
+    pgbb_reference = do.call(pgbb_reference, list(m, d$y)))
+  for (nm in names(objs)) {
+    expect_no_record(objs[[nm]], nm)
+    expect_identical(objs[[nm]]$call[[1L]], as.name(if (nm == "pgbb_do_call") "pgbb" else nm))
+  }
+  expect_identical(environment(objs$pgbb$terms), globalenv())
+}) })
+
 test_that("the baselines' and confidence regions' objects hold no record", { quiet_noise({
   d <- canary_data()
   b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
