@@ -177,3 +177,15 @@
     .arg_fail(arg, sprintf("a single number between 0 and 1 (in [0, 1%s)", if (below_one) ")" else "]"))
   invisible(x)
 }
+
+# Threads of the trainer's subset pass. NULL: the option pgbb.threads, or else
+# 1. Any value gives the same fit (src/core/parallel.h), so the default only
+# sets the speed: one thread, because the pass synchronises its threads at
+# every iteration and, on a machine whose cores are already busy (several fits
+# or replicates at once), waiting threads made a fit twice as slow as one
+# thread; at large n on idle cores, more threads are faster (?pgbb_fit).
+.check_threads <- function(threads) {
+  if (is.null(threads)) threads <- getOption("pgbb.threads", 1L)
+  .check_count(threads, "threads", min = 1, max = 1024)
+  as.integer(threads)
+}

@@ -86,6 +86,9 @@
 #' @param share_partition `TRUE`: the `runs` trainings share one random
 #'   partition and the pooled draws average their deviations at common block
 #'   weights (see [pgbb_fit()]); default `FALSE`.
+#' @param threads Threads for the training's subset pass, as in [pgbb_fit()]:
+#'   `NULL` (default) for `getOption("pgbb.threads", 1)`. Every value gives the
+#'   same fit bit for bit.
 #' @return An object of class `pgbb_control`.
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
@@ -99,7 +102,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          tau_weights = NULL, box = NULL, box_scale = 2,
                          coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
                          average_from = 1, warmup = 0.05, clip = NULL,
-                         precision = c("float", "double"), share_partition = FALSE) {
+                         precision = c("float", "double"), share_partition = FALSE, threads = NULL) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -137,6 +140,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   if (!is.null(clip)) .check_positive(clip, "clip")
   precision <- .match_arg(precision)
   .check_flag(share_partition, "share_partition")
+  if (!is.null(threads)) .check_count(threads, "threads", min = 1, max = 1024)
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -146,7 +150,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
                  average_from = average_from, warmup = warmup, clip = clip,
-                 precision = precision, share_partition = share_partition),
+                 precision = precision, share_partition = share_partition,
+                 threads = if (!is.null(threads)) as.integer(threads)),
             class = "pgbb_control")
 }
 
@@ -162,6 +167,7 @@ print.pgbb_control <- function(x, ...) {
     paste(format(x$tau_weights, digits = 3), collapse = ", ")
   show$box <- if (is.null(x$box)) "derived from the public bounds" else "user-supplied"
   show$clip <- if (is.null(x$clip)) "the loss's bound over the declared box" else x$clip
+  show$threads <- if (is.null(x$threads)) "getOption(\"pgbb.threads\", 1)" else x$threads
   vals <- vapply(show, function(v) paste(format(v), collapse = " "), "")
   print(noquote(cbind(value = vals)))
   invisible(x)

@@ -101,6 +101,15 @@
 #'   each with a fresh partition, subsampling and noise; the accountant counts
 #'   all their releases. With `R > 1` the draws are pooled into noise-aware
 #'   draws (see [pgbb()], 'Noise-aware intervals').
+#' @param threads Threads for the subset pass of the training (the Poisson
+#'   subsets and the clipped gradient sums, steps 1 and 4 of Algorithm 1);
+#'   `NULL` (default) for `getOption("pgbb.threads", 1)`. The work is cut into
+#'   the same units for any number of threads (262,144 records per unit, for
+#'   each of the `mc` draws) and summed exactly, so the fit is bit-identical
+#'   for every value, and the privacy guarantee does not depend on it. More
+#'   threads pay off at large `n` on idle cores (see `bench/README.md`); on
+#'   cores busy with other work (several fits at once) they slow a fit down,
+#'   hence the default of one.
 #' @param share_partition `TRUE`: the `runs` trainings share one random
 #'   partition (fresh subsampling and noise each) and the pooled draws average
 #'   the runs' deviations at common block weights, which keeps the blocked
@@ -203,7 +212,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      share_partition = FALSE,
-                     tau_basis = c("grid", "smooth"),
+                     tau_basis = c("grid", "smooth"), threads = NULL,
                      progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
@@ -243,6 +252,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   .check_count(draws, "draws", max = 1e7)
   .check_count(runs, "runs", max = 1000)
   .check_flag(share_partition, "share_partition")
+  threads <- .check_threads(threads)
   if (runs > iterations)
     .arg_fail("runs", sprintf("at most 'iterations' (%s): every run needs at least one iteration", format(iterations)))
   iterations <- floor(iterations / runs)   # per run
@@ -318,7 +328,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                    average_from = as.numeric(average_from),
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
-                   lr_floor = as.numeric(lr_floor), precision = precision)
+                   lr_floor = as.numeric(lr_floor), precision = precision, threads = threads)
   tick <- NULL
   if (progress) bar <- .progress_start(as.numeric(iterations) * runs,
                                        if (runs > 1L) sprintf("PGBB: %d trainings", runs) else "PGBB training")

@@ -1,12 +1,14 @@
 # Child process of bench/cases-3-natality.R (not a case file): one natality-scale
 # PGBB fit in a fresh R process, so that its peak resident memory (VmHWM) is its
-# own. Usage: Rscript bench/natality-child.R <data.rds> <iterations> <common.R>
-# Prints one line: RESULT elapsed cpu rss_before peak_rss design_bytes reset_ok
+# own. Usage: Rscript bench/natality-child.R <data.rds> <iterations> <common.R> [threads]
+# Prints one line: RESULT elapsed cpu rss_before peak_rss design_bytes reset_ok,
+# and one: WEIGHTS <md5 of the trained weights> (equal for every thread count).
 suppressPackageStartupMessages(library(pgbb))
 a <- commandArgs(TRUE)
 source(a[3])
 dat <- readRDS(a[1])
 iters <- as.integer(a[2])
+threads <- if (length(a) >= 4L) as.integer(a[4]) else 1L
 xn <- dat$x
 yn <- dat$y
 rm(dat)
@@ -16,11 +18,17 @@ design_bytes <- as.numeric(object.size(xn))
 reset_ok <- reset_peak_rss()
 before <- proc_mem()
 taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
+fit <- NULL
+set.seed(3)   # the same noise for every thread count: the weights must agree
+options(pgbb.seeded_noise = TRUE)
 t <- time_once(function()
-  pgbb_fit(xn, yn, loss = "quantile", tau = taus, epsilon = 1, delta = 1 / nrow(xn),
+  fit <<- pgbb_fit(xn, yn, loss = "quantile", tau = taus, epsilon = 1, delta = 1 / nrow(xn),
            box = c(-6000, 6000), x_bounds = c(0, 1), blocks = 5, rate = 0.01,
            iterations = iters, mc = 5, hidden = c(256, 256, 256), learning_rate = 1e-3,
-           draws = 2000, progress = FALSE))
+           draws = 2000, threads = threads, progress = FALSE))
 after <- proc_mem()
 cat(sprintf("RESULT %.3f %.3f %.0f %.0f %.0f %d\n", t[["elapsed"]], t[["cpu"]], before[["rss"]],
             if (reset_ok) after[["hwm"]] else NA_real_, design_bytes, as.integer(reset_ok)))
+w <- tempfile()
+saveRDS(fit$generator$layers, w, compress = FALSE)
+cat("WEIGHTS", unname(tools::md5sum(w)), "\n")

@@ -104,6 +104,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
   cfg.average_from = Rcpp::as<double>(settings["average_from"]);
   cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
+  cfg.threads = Rcpp::as<int>(settings["threads"]);
   cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
   cfg.optimizer.learning_rate = Rcpp::as<double>(settings["learning_rate"]);
   cfg.optimizer.floor = Rcpp::as<double>(settings["lr_floor"]);

@@ -8,6 +8,7 @@
 # Options: --reps (paper 10) --eps --iterations (PGBB T, paper 10000)
 #   --sgld_iterations (paper 200000) --sgld_reps (default --reps)
 #   --methods=PGBB,DP-SGLD --out --seed --first (first run number, to add runs in batches)
+#   --share_partition=1 (pooled runs on one partition) --runs=5 (PGBB pooled trainings)
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else system.file("scripts", package = "pgbb")
@@ -56,9 +57,9 @@ natality_taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
 # SM S3.3: S = 5, q = 0.01, K = 5, T = 10000, Adam 1e-3, h = 0.1 (here in kg,
 # the response's unit: 100 g, about a fifth of the residual sd, as h = 0.1 is
 # for the log wage of the Census application), gamma = gamma*(n, S).
-natality_control <- function(iterations = 10000, share_partition = FALSE)
+natality_control <- function(iterations = 10000, share_partition = FALSE, runs = 5)
   pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations, learning_rate = 1e-3,
-               bandwidth = 0.1, draws = 2000, share_partition = share_partition)
+               bandwidth = 0.1, draws = 2000, share_partition = share_partition, runs = runs)
 
 # Table S9 of the paper (grams; NCHS 2024, n ~ 1.94M; AGE_s, CIGAR_s, WTGAIN_s rescaled).
 paper_s9 <- data.frame(
@@ -101,7 +102,8 @@ if (sys.nframe() == 0L) {
   t0 <- proc.time()[["elapsed"]]
   if ("PGBB" %in% methods)
     run_quantile_app(natality_formula, births, natality_bounds, natality_taus, eps_grid, reps,
-                     natality_control(iterations, share), seed = seed, label = "birthweight", out = out,
+                     natality_control(iterations, share, script_opt("runs", 5)),   # --runs: pooled trainings
+                     seed = seed, label = "birthweight", out = out,
                      methods = "PGBB", first = first)
   if ("DP-SGLD" %in% methods)
     run_quantile_app(natality_formula, births, natality_bounds, natality_taus, eps_grid, sgld_reps,

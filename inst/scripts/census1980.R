@@ -40,9 +40,10 @@ dir.create(out, showWarnings = FALSE, recursive = TRUE)
 bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1),
                .response = c(0, log(75000)))
 taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-# --share_partition=1: the noise-aware runs share one partition (?pgbb_fit)
+# --share_partition=1: the noise-aware runs share one partition (?pgbb_fit);
+# --runs: the number of pooled trainings (default pgbb_control()'s 5)
 control <- pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations,
-                        learning_rate = 1e-3, draws = 2000,
+                        learning_rate = 1e-3, draws = 2000, runs = script_opt("runs", 5),
                         share_partition = script_opt("share_partition", 0) == 1)
 t0 <- proc.time()[["elapsed"]]
 runs <- run_quantile_app(logwk ~ educ + exper + black, census, bounds, taus, eps_grid, reps, control,

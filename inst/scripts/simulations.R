@@ -22,6 +22,7 @@
 #   as a user writes it; the summary file gains the suffix "-intercept")
 #   --share_partition=0 (1: the pooled trainings share one partition, see
 #   ?pgbb_control; the summary file gains the suffix "-shared")
+#   --runs=5 (PGBB's pooled trainings; another value adds the suffix "-runs<R>")
 suppressPackageStartupMessages(library(pgbb))
 # A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
 options(pgbb.seeded_noise = TRUE)
@@ -48,6 +49,7 @@ cores <- opt("cores", 1)
 methods <- opt("methods", c("PGBB", "DP-SGLD", "NoisyGibbs", "DP-Bootstrap"))
 intercept <- opt("intercept", 0) == 1
 share_partition <- opt("share_partition", 0) == 1
+pgbb_runs <- opt("runs", 5)   # --runs: PGBB's pooled trainings (pgbb_control(runs =))
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
 has_sgld <- exists("dp_sgld", envir = asNamespace("pgbb"))
 if (!has_sgld) message("dp_sgld() is not in this build of pgbb: the DP-SGLD rows are skipped.")
@@ -93,7 +95,7 @@ reg_bounds <- list(x1 = c(-1, 1), x2 = c(-1, 1), x3 = c(-1, 1), .response = c(-1
 fit_pgbb_huber <- function(d, eps, blocks = 20, gamma = NULL) {
   ctrl <- pgbb_control(blocks = blocks, gamma = gamma, rate = 0.1, iterations = iterations,
                        mc = 1, hidden = hidden, learning_rate = 5e-4, draws = 2000,
-                       share_partition = share_partition)
+                       share_partition = share_partition, runs = pgbb_runs)
   fit <- pgbb(if (intercept) y ~ x1 + x2 + x3 else y ~ 0 + x1 + x2 + x3, data = d, loss = "huber", epsilon = eps,
               delta = 1 / nrow(d), bounds = reg_bounds, control = ctrl)
   list(est = coef(fit)[names(beta_star)], ci = confint(fit, level = 0.95)[names(beta_star), , drop = FALSE])
@@ -159,7 +161,8 @@ if ("regression" %in% parts) {
   t0 <- proc.time()[["elapsed"]]
   grid <- expand.grid(noise = c("contaminated", "student_t"), n = n_grid, eps = eps_grid,
                       stringsAsFactors = FALSE)
-  file <- paste0("sim-regression", if (intercept) "-intercept", if (share_partition) "-shared")
+  file <- paste0("sim-regression", if (intercept) "-intercept", if (share_partition) "-shared",
+                 if (pgbb_runs != 5) paste0("-runs", pgbb_runs))
   res <- run_grid(grid, function(g) one_regression(g$noise, g$n, g$eps, methods), file)
   s <- summarise(res, c("noise", "n", "eps", "method"))
   utils::write.csv(s, file.path(out, paste0(file, "-summary.csv")), row.names = FALSE)
@@ -324,7 +327,8 @@ if ("regression" %in% parts) {
     t_Width = c(0.107, 0.749, 0.526, 2.022, 0.046, 0.205, 0.157, 0.565, 0.076, 0.407, 0.290, 1.101,
                 0.034, 0.114, 0.090, 0.305, 0.059, 0.231, 0.172, 0.611, 0.029, 0.069, 0.061, 0.169))
   s <- utils::read.csv(file.path(out, paste0("sim-regression", if (intercept) "-intercept",
-                                             if (share_partition) "-shared", "-summary.csv")))
+                                             if (share_partition) "-shared",
+                                             if (pgbb_runs != 5) paste0("-runs", pgbb_runs), "-summary.csv")))
   wide <- merge(s[s$noise == "contaminated", c("eps", "n", "method", "MAE", "Cov", "Width")],
                 s[s$noise == "student_t", c("eps", "n", "method", "MAE", "Cov", "Width")],
                 by = c("eps", "n", "method"), suffixes = c("_cn", "_t"))

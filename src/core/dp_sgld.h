@@ -109,11 +109,13 @@ std::vector<double> run_dp_sgld(const Loss& loss, const double* x, const double*
   // (exact_sum.h) keeps the released sum within the sensitivity C.
   ExactSum exact(d, static_cast<double>(n) * cfg.clip);
   std::vector<int64_t> subset;
+  const GeometricGaps gaps(cfg.rate);  // the gaps of rng.poisson_subset(), by table
   const double drift_scale = cfg.omega / cfg.rate;  // unbiased for omega * sum_i grad l_i
   int64_t stored = 0, n_clipped = 0;
   for (int64_t t = 1; t <= cfg.iterations; ++t) {
     exact.clear();
-    rng.poisson_subset(n, cfg.rate, subset);
+    subset.clear();
+    rng.poisson_range(0, n, gaps, subset);
     for (int64_t i : subset) {
       loss.gradient(theta.data(), x + static_cast<size_t>(i) * p, y ? y[i] : 0.0, cfg.tau, g.data());
       if (clip_to_norm(g.data(), d, cfg.clip) != 1.0) ++n_clipped;

@@ -63,6 +63,15 @@ class ExactSum {
     for (int j = 0; j < p; ++j) add(j, c * static_cast<double>(x[j]));
   }
 
+  /// Adds another partial sum over different terms (same d and bound). On the
+  /// grid the addition is exact, so a sum split into parts and merged is the
+  /// sum of all terms whatever the split; the plain (unclipped) path adds in
+  /// the order of the merges.
+  void merge(const ExactSum& other) {
+    for (size_t k = 0; k < acc_.size(); ++k) acc_[k] += other.acc_[k];
+    for (size_t k = 0; k < plain_.size(); ++k) plain_[k] += other.plain_[k];
+  }
+
   /// The exact sum (every grid integer is below 2^52, so the conversion is exact).
   void write(double* s) const {
     if (!plain_.empty()) {

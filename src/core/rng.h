@@ -18,12 +18,17 @@
 #ifndef PGBB_CORE_RNG_H
 #define PGBB_CORE_RNG_H
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <vector>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 namespace pgbb {
 
@@ -69,6 +74,51 @@ inline void chacha20_block(const uint32_t in[16], uint32_t out[16]) {
   }
   for (int i = 0; i < 16; ++i) out[i] = x[i] + in[i];
 }
+
+#if defined(__SSE2__) || defined(_M_X64)
+/// Four consecutive ChaCha20 blocks (counters c, c + 1, c + 2, c + 3 of the
+/// 64-bit counter in words 12-13) at once, one block per 32-bit SSE2 lane:
+/// the same keystream as four calls of chacha20_block(), several times
+/// faster. out[8 b + i] = words 2i and 2i + 1 of block b, as Rng packs them.
+template <int C>
+inline __m128i chacha_rotl(__m128i v) {
+  return _mm_or_si128(_mm_slli_epi32(v, C), _mm_srli_epi32(v, 32 - C));
+}
+
+inline void chacha20_blocks4(const uint32_t in[16], uint64_t out[32]) {
+  __m128i s[16], x[16];
+  for (int i = 0; i < 16; ++i) s[i] = _mm_set1_epi32(static_cast<int>(in[i]));
+  const uint64_t c0 = static_cast<uint64_t>(in[12]) | (static_cast<uint64_t>(in[13]) << 32);
+  uint32_t lo[4], hi[4];
+  for (int b = 0; b < 4; ++b) {
+    lo[b] = static_cast<uint32_t>(c0 + b);
+    hi[b] = static_cast<uint32_t>((c0 + b) >> 32);
+  }
+  s[12] = _mm_setr_epi32(static_cast<int>(lo[0]), static_cast<int>(lo[1]), static_cast<int>(lo[2]),
+                         static_cast<int>(lo[3]));
+  s[13] = _mm_setr_epi32(static_cast<int>(hi[0]), static_cast<int>(hi[1]), static_cast<int>(hi[2]),
+                         static_cast<int>(hi[3]));
+  for (int i = 0; i < 16; ++i) x[i] = s[i];
+  auto qr = [&x](int a, int b, int c, int d) {
+    x[a] = _mm_add_epi32(x[a], x[b]); x[d] = chacha_rotl<16>(_mm_xor_si128(x[d], x[a]));
+    x[c] = _mm_add_epi32(x[c], x[d]); x[b] = chacha_rotl<12>(_mm_xor_si128(x[b], x[c]));
+    x[a] = _mm_add_epi32(x[a], x[b]); x[d] = chacha_rotl<8>(_mm_xor_si128(x[d], x[a]));
+    x[c] = _mm_add_epi32(x[c], x[d]); x[b] = chacha_rotl<7>(_mm_xor_si128(x[b], x[c]));
+  };
+  for (int r = 0; r < 10; ++r) {
+    qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
+    qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
+  }
+  alignas(16) uint32_t w[16][4];
+  for (int i = 0; i < 16; ++i) _mm_store_si128(reinterpret_cast<__m128i*>(w[i]), _mm_add_epi32(x[i], s[i]));
+  for (int b = 0; b < 4; ++b)
+    for (int i = 0; i < 8; ++i)
+      out[8 * b + i] = static_cast<uint64_t>(w[2 * i][b]) | (static_cast<uint64_t>(w[2 * i + 1][b]) << 32);
+}
+#define PGBB_HAVE_CHACHA4 1
+#endif
+
+class GeometricGaps;
 
 /// @brief ChaCha20 generator with the package's samplers.
 class Rng {
@@ -191,28 +241,53 @@ class Rng {
     return p;
   }
 
-  /// Poisson (independent Bernoulli(q)) subset of {0, ..., n - 1}, appended to
-  /// `out` in increasing order. Geometric skipping: the gap before the next
-  /// included index is floor(log U / log(1 - q)) ~ Geometric(q), so the cost is
-  /// O(q n) expected draws rather than one uniform per record.
+  /// Poisson (independent Bernoulli(q)) subset of {0, ..., n - 1} in `out`
+  /// (cleared first), in increasing order.
   void poisson_subset(int64_t n, double q, std::vector<int64_t>& out) {
     out.clear();
+    poisson_range(0, n, q, out);
+  }
+
+  /// Appends a Poisson (independent Bernoulli(q)) subset of {begin, ...,
+  /// end - 1} to `out`, in increasing order. Geometric skipping: the gap
+  /// before the next included index is floor(log U / log(1 - q)) ~
+  /// Geometric(q), so the cost is O(q (end - begin)) expected draws rather
+  /// than one uniform per record. Inclusions are independent across records,
+  /// so subsets of disjoint ranges drawn from independent streams are together
+  /// a Poisson subset of their union.
+  void poisson_range(int64_t begin, int64_t end, double q, std::vector<int64_t>& out) {
     if (!(q >= 0.0 && q <= 1.0)) throw std::invalid_argument("poisson_subset: q must be in [0, 1]");
-    if (q == 0.0 || n <= 0) return;
+    if (q == 0.0 || end <= begin) return;
     if (q == 1.0) {
-      out.reserve(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) out.push_back(i);
+      for (int64_t i = begin; i < end; ++i) out.push_back(i);
       return;
     }
     const double log1mq = std::log1p(-q);
-    int64_t i = -1;
+    int64_t i = begin - 1;
     for (;;) {
       const double gap = std::floor(std::log(uniform()) / log1mq);
-      if (gap >= static_cast<double>(n - i)) break;  // also guards the cast below
+      if (gap >= static_cast<double>(end - i)) break;  // also guards the cast below
       i += static_cast<int64_t>(gap) + 1;
-      if (i >= n) break;
+      if (i >= end) break;
       out.push_back(i);
     }
+  }
+
+  /// poisson_range() with the gap sampler of a fixed q built once
+  /// (GeometricGaps): the same distribution, a table lookup per gap instead
+  /// of a logarithm.
+  inline void poisson_range(int64_t begin, int64_t end, const GeometricGaps& gaps, std::vector<int64_t>& out);
+
+  /// A fresh 256-bit key drawn from this stream: the key of an independent
+  /// generator (Rng::stream(key, j)) for work that runs out of order.
+  Key next_key() {
+    Key k{};
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t v = next_u64();
+      k[2 * i] = static_cast<uint32_t>(v);
+      k[2 * i + 1] = static_cast<uint32_t>(v >> 32);
+    }
+    return k;
   }
 
  private:
@@ -220,6 +295,15 @@ class Rng {
   static constexpr int kBuffered = kBlocks * 8;     // 64-bit outputs per refill
 
   void refill() {
+#ifdef PGBB_HAVE_CHACHA4
+    static_assert(kBlocks == 4, "chacha20_blocks4 makes four blocks");
+    chacha20_blocks4(state_.data(), buffer_.data());
+    const uint64_t c = (static_cast<uint64_t>(state_[12]) | (static_cast<uint64_t>(state_[13]) << 32)) + kBlocks;
+    state_[12] = static_cast<uint32_t>(c);
+    state_[13] = static_cast<uint32_t>(c >> 32);
+    pos_ = 0;
+    return;
+#endif
     uint32_t out[16];
     for (int b = 0; b < kBlocks; ++b) {
       chacha20_block(state_.data(), out);
@@ -239,6 +323,67 @@ class Rng {
 
 /// Key from the eight 32-bit words that R passes (R/rng.R: read from the
 /// operating system by default, drawn from R's generator on the seeded path).
+/// @brief Gaps of a Poisson subset at a fixed rate q in (0, 1]: the map
+/// U -> G = floor(log U / log(1 - q)) of Rng::poisson_range(), so G ~
+/// Geometric(q) (P(G = g) = q (1 - q)^g) and every record is included with
+/// probability q. Computed by inversion against the thresholds
+/// c_g = (1 - q)^g (G = g exactly when c_{g+1} < U <= c_g) with a guide table
+/// on U (Chen & Asau 1974), about one comparison per gap; U at or below the
+/// last threshold (probability 2^-20, or (1 - q)^8192 for tiny q) takes the
+/// logarithm itself. Both are the same function of U up to the rounding of
+/// log and exp (a relative 1e-16 in the threshold), so the inclusion
+/// probabilities are exactly q to that precision, as before.
+class GeometricGaps {
+ public:
+  explicit GeometricGaps(double q) : log1mq_(q < 1.0 ? std::log1p(-q) : 0.0), all_(q == 1.0) {
+    if (!(q > 0.0 && q <= 1.0)) throw std::invalid_argument("GeometricGaps: q must be in (0, 1]");
+    if (all_) return;
+    const double need = std::ceil(-20.0 * 0.6931471805599453 / log1mq_);  // (1 - q)^L <= 2^-20
+    const int L = static_cast<int>(std::max(1.0, std::min(static_cast<double>(kMaxTable), need)));
+    c_.resize(static_cast<size_t>(L) + 1);
+    for (int g = 0; g <= L; ++g) c_[static_cast<size_t>(g)] = std::exp(static_cast<double>(g) * log1mq_);
+    // guide_[b]: the smallest g with c_{g+1} < (b + 1) / kBins, a lower bound
+    // on G for every U of bin b (U < (b + 1) / kBins); bins of larger U need
+    // smaller g, so one descending pass fills them.
+    guide_.resize(kBins);
+    int g = 0;
+    for (int b = kBins - 1; b >= 0; --b) {
+      const double hi = static_cast<double>(b + 1) / kBins;
+      while (g < L - 1 && !(c_[static_cast<size_t>(g) + 1] < hi)) ++g;
+      guide_[static_cast<size_t>(b)] = g;
+    }
+  }
+
+  /// A gap G (as a double, so that a huge one can be compared before a cast).
+  double draw(Rng& rng) const {
+    if (all_) return 0.0;
+    const double u = rng.uniform();  // in (0, 1), never 0 or 1
+    if (u <= c_.back()) return std::floor(std::log(u) / log1mq_);
+    size_t g = static_cast<size_t>(guide_[static_cast<size_t>(u * kBins)]);
+    while (u <= c_[g + 1]) ++g;  // stops below L: c_L < u
+    return static_cast<double>(g);
+  }
+
+ private:
+  static constexpr int kMaxTable = 8192;
+  static constexpr int kBins = 4096;
+  double log1mq_;
+  bool all_;
+  std::vector<double> c_;
+  std::vector<int> guide_;
+};
+
+inline void Rng::poisson_range(int64_t begin, int64_t end, const GeometricGaps& gaps, std::vector<int64_t>& out) {
+  int64_t i = begin - 1;
+  while (i < end) {
+    const double gap = gaps.draw(*this);
+    if (gap >= static_cast<double>(end - i)) break;  // also guards the cast below
+    i += static_cast<int64_t>(gap) + 1;
+    if (i >= end) break;
+    out.push_back(i);
+  }
+}
+
 inline Key key_from_words(const double* words, int count) {
   if (count != 8) throw std::invalid_argument("a key needs eight 32-bit words");
   Key k{};

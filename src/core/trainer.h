@@ -3,6 +3,7 @@
 #ifndef PGBB_CORE_TRAINER_H
 #define PGBB_CORE_TRAINER_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -17,6 +18,7 @@
 #include "losses.h"
 #include "normal.h"
 #include "optimizer.h"
+#include "parallel.h"
 #include "rng.h"
 #include "stop.h"
 
@@ -92,6 +94,12 @@ struct TrainConfig {
   /// Algorithm 1 of the PGBB paper, SM S1.2, covers every phi_t), so it is
   /// post-processing: no effect on the privacy guarantee.
   double average_from = 1.0;
+  /// Threads for step 4 (subsets and clipped gradient sums). The work is cut
+  /// into the same units whatever this is (kSubsetRange records per unit, for
+  /// each draw k), every unit draws its subset from its own stream and sums
+  /// exactly (exact_sum.h), and the units are merged in a fixed order, so the
+  /// fit is bit-identical for any number of threads.
+  int threads = 1;
 
   bool joint() const { return tau_grid.size() > 1; }
 };
@@ -253,6 +261,9 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
     constexpr int m = Loss::kExtra;
     const Scalar* rows[kChunk];
     double coef[kChunk], extra[kChunk][m > 0 ? m : 1];
+#if defined(__GNUC__)
+    for (size_t i = 0; i < std::min<size_t>(kChunk, nb); ++i) __builtin_prefetch(data.row(B[i]));
+#endif
     for (size_t c0 = 0; c0 < nb; c0 += kChunk) {
       const int nc = static_cast<int>(std::min<size_t>(kChunk, nb - c0));
       for (int i = 0; i < nc; ++i) rows[i] = data.row(B[c0 + i]);
@@ -324,18 +335,26 @@ class TailAverage {
   int64_t count_ = 0;
 };
 
+/// @brief Records per unit of work of step 4: the subset of each range of
+/// kSubsetRange records is drawn from its own stream (Rng::poisson_range), so
+/// ranges can be processed in any order and on any thread. A fixed constant:
+/// the units, and so the fit, do not depend on the number of threads.
+constexpr int64_t kSubsetRange = int64_t(1) << 18;
+
 /// @brief Runs T iterations of eq. (4) on gen (Algorithm 1; Algorithm 2 when
 /// cfg.joint()). Per iteration t and draw k = 1..K:
-///  1. B_t^(k): Poisson subset of the records, rate q (geometric skipping);
+///  1. B_t^(k): Poisson subset of the records, rate q (geometric skipping),
+///     drawn range by range from streams keyed by a fresh key from rng;
 ///  2. u_t^(k) ~ Dirichlet(gamma 1_S), and tau_t^(k) ~ P_tau when joint;
 ///  3. theta_k = G(u_k [, tau_k]);
 ///  4. s_k = sum_{j in B} w-bar_j clip_C(grad l(theta_k; x_j)) + N(0, sigma^2 I_d),
 ///     w-bar_j = u_{pi(j)} / n_{pi(j)} (Section 2.2.2);
 ///  5. back-propagate s_k / K through G (the noise enters before the generator's
 ///     Jacobian, eq. (4)) and sum over k;
-/// then one optimiser step on the summed gradient. Subsets, block weights,
+/// then one optimiser step on the summed gradient. Subset keys, block weights,
 /// levels and noise are drawn from rng in a fixed order and none depends on the
-/// data, so the same seed gives the same fit bit for bit. The partition is fixed
+/// data, so the same seed gives the same fit bit for bit, for any
+/// cfg.threads (steps 1 and 4 run on cfg.threads threads, parallel.h). The partition is fixed
 /// for the whole fit (drawn once, independently of the data). With
 /// cfg.average_from < 1 the generator returned holds the mean of every
 /// kAverageEvery-th iterate phi_t from iteration floor(average_from T) on
@@ -383,13 +402,22 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   if (!(acc > 0)) throw std::invalid_argument("train: tau probabilities must not all be zero");
   for (double& c : tau_cdf) c /= acc;
 
-  // Workspace, allocated once.
-  std::vector<std::vector<int64_t>> subset(K);
-  const double expect = static_cast<double>(n) * cfg.rate;
-  const size_t room = static_cast<size_t>(std::fmin(static_cast<double>(n), expect + 10.0 * std::sqrt(expect) + 64.0));
+  // Workspace, allocated once. Step 4's units are (draw k, range r), unit
+  // k * n_range + r; each thread has its own index buffer and gradient.
+  if (cfg.threads < 1) throw std::invalid_argument("train: 'threads' must be at least 1");
+  const int threads = cfg.threads;
+  const int64_t n_range = (n + kSubsetRange - 1) / kSubsetRange;
+  const int64_t units = static_cast<int64_t>(K) * n_range;
+  const double expect = static_cast<double>(std::min(n, kSubsetRange)) * cfg.rate;
+  const size_t room = static_cast<size_t>(
+      std::fmin(static_cast<double>(std::min(n, kSubsetRange)), expect + 10.0 * std::sqrt(expect) + 64.0));
+  std::vector<std::vector<int64_t>> subset(threads);
   for (auto& v : subset) v.reserve(room);
+  std::vector<std::vector<double>> g(threads, std::vector<double>(d));
+  std::vector<Key> subset_key(K);
+  const GeometricGaps gaps(cfg.rate);
   std::vector<double> input(static_cast<size_t>(n_in) * K), theta(static_cast<size_t>(d) * K),
-      stat(static_cast<size_t>(d) * K), tau(K), g(d), wblock(S);
+      stat(static_cast<size_t>(d) * K), tau(K), wblock(static_cast<size_t>(S) * K);
   std::vector<double> inv_size(S);
   for (int s = 0; s < S; ++s) inv_size[s] = 1.0 / part.size[s];
   gen.reserve(K);
@@ -398,6 +426,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   // sum_j w-bar_j <= sum_s u_s = 1 over any subset, so every coordinate of the
   // sum is at most C in magnitude; 2 C leaves room for the rounding of u.
   ExactSum exact(d, 2.0 * C);
+  std::vector<ExactSum> partial(static_cast<size_t>(units), exact);
   if (!(cfg.warmup >= 0 && cfg.warmup < 1)) throw std::invalid_argument("train: 'warmup' must be in [0, 1)");
   const int warmup = static_cast<int>(std::floor(cfg.warmup * cfg.iterations));
   if (!(cfg.average_from >= 0 && cfg.average_from <= 1))
@@ -408,7 +437,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
 
   for (int t = 0; t < cfg.iterations; ++t) {
     for (int k = 0; k < K; ++k) {
-      rng.poisson_subset(n, cfg.rate, subset[k]);                  // B_t^(k)
+      subset_key[k] = rng.next_key();                              // B_t^(k), drawn in step 4
       double* u = input.data() + static_cast<size_t>(k) * n_in;
       rng.dirichlet(cfg.gamma, u, S);                              // u_t^(k)
       if (joint) {                                                 // tau_t^(k) ~ P_tau
@@ -425,11 +454,27 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
 
     for (int k = 0; k < K; ++k) {
       const double* u = input.data() + static_cast<size_t>(k) * n_in;
-      for (int s = 0; s < S; ++s) wblock[s] = u[s] * inv_size[s];  // w-bar = u_pi / n_pi
+      double* wk = wblock.data() + static_cast<size_t>(k) * S;
+      for (int s = 0; s < S; ++s) wk[s] = u[s] * inv_size[s];      // w-bar = u_pi / n_pi
+    }
+    parallel_units(units, threads, [&](int64_t unit, int th) {
+      const int k = static_cast<int>(unit / n_range);
+      const int64_t r = unit % n_range;
+      std::vector<int64_t>& b = subset[static_cast<size_t>(th)];
+      b.clear();
+      Rng::stream(subset_key[k], static_cast<uint64_t>(r))
+          .poisson_range(r * kSubsetRange, std::min(n, (r + 1) * kSubsetRange), gaps, b);
+      ExactSum& part_sum = partial[static_cast<size_t>(unit)];
+      part_sum.clear();
+      accumulate_subset(loss, data, b, wblock.data() + static_cast<size_t>(k) * S,
+                        theta.data() + static_cast<size_t>(k) * d, tau[k], C,
+                        g[static_cast<size_t>(th)].data(), part_sum);          // clip_C
+    });
+    for (int k = 0; k < K; ++k) {
       const double* th = theta.data() + static_cast<size_t>(k) * d;
       double* sk = stat.data() + static_cast<size_t>(k) * d;
       exact.clear();
-      accumulate_subset(loss, data, subset[k], wblock.data(), th, tau[k], C, g.data(), exact);  // clip_C
+      for (int64_t r = 0; r < n_range; ++r) exact.merge(partial[static_cast<size_t>(k * n_range + r)]);
       exact.write(sk);
       // Gaussian noise on the statistic, then the 1/K of the Monte Carlo average.
       for (int j = 0; j < d; ++j) sk[j] = (sk[j] + cfg.sigma * rng.normal()) / K;

@@ -210,6 +210,8 @@ test_that("cr_* take `level` beside the paper's `alpha`, and cr_gs an (epsilon, 
   mu <- gdp_mu(1, 1e-5)
   expect_equal(e$privacy$mu, mu)
   expect_lte(gdp_delta(mu, 1), 1e-5 * (1 + 1e-9))
+  # the record reports the target as given, not its equivalent at the default delta
+  expect_equal(c(e$privacy$epsilon, e$privacy$delta_dp), c(1, 1e-5))
   set.seed(6); m <- cr_gs(x, "mean", mu = mu, bounds = c(-1, 1), B = 200)
   expect_identical(e$interval, m$interval)
   expect_error(cr_gs(x, "mean", mu = 1, epsilon = 1, delta = 1e-5, bounds = c(-1, 1)), "'mu'")

@@ -5,11 +5,10 @@
 # the comparisons below are identical(), not all.equal(), because any difference
 # means some randomness escaped the seed.
 #
-# Threads: pgbb has no threading. src/ uses no OpenMP (src/Makevars sets no
-# SHLIB_OPENMP_* flags, so Eigen runs single-threaded), no std::thread or
-# RcppParallel; the "across thread counts" property therefore holds trivially and
-# is not tested. (src/core/rng.h already gives every unit of work its own stream,
-# Rng::stream(seed, k), so that threading can be added without changing results.)
+# Threads: the trainer's subset pass runs on `threads` OpenMP threads
+# (src/core/parallel.h); its units of work and their merge order do not depend
+# on the thread count, so fits must be identical() for every count (tested
+# below at a size with several units).
 
 # Small, fast instances of every randomised entry point (a few seconds in all).
 det_data <- function() {
@@ -174,4 +173,36 @@ test_that("an interrupt during a long cr_gs / noisy_gibbs is an R interrupt", { 
   set.seed(9); a <- runners$noisy_gibbs()
   set.seed(9); b <- runners$noisy_gibbs()
   expect_identical(released(a), released(b))
+}) })
+
+test_that("a training is bit-identical for any number of threads", { quiet_noise({
+  # n above two ranges of 2^18 records and mc = 3: 6 units of work per iteration
+  set.seed(77)
+  n <- 2^18 * 2 + 1001
+  x <- cbind(1, runif(n, -1, 1))
+  y <- drop(x %*% c(1, 2)) + rt(n, 3) / 2
+  fit <- function(threads, mc = 3, seed = 78) {
+    set.seed(seed)
+    pgbb_fit(x, y, loss = "quantile", tau = 0.5, epsilon = 2, box = rbind(c(-5, 5), c(-5, 5)),
+             x_bounds = c(-1, 1), y_bounds = c(-60, 60), blocks = 5, rate = 0.001, mc = mc,
+             iterations = 12, hidden = 4, draws = 20, threads = threads, progress = FALSE)
+  }
+  one <- fit(1)
+  expect_length(one$generator$layers, 2L)
+  # the comparison can fail: another seed trains other weights
+  expect_false(identical(fit(2, seed = 79)$generator$layers, one$generator$layers))
+  for (th in c(2, 3)) {
+    other <- fit(th)
+    expect_identical(other$generator$layers, one$generator$layers)
+    expect_identical(other$draws, one$draws)
+  }
+  # and the option sets the default
+  withr_threads <- options(pgbb.threads = 3)
+  on.exit(options(withr_threads), add = TRUE)
+  expect_identical(fit(NULL)$generator$layers, one$generator$layers)
+  expect_identical(pgbb:::.check_threads(NULL), 3L)
+  options(pgbb.threads = NULL)
+  expect_identical(pgbb:::.check_threads(NULL), 1L)
+  expect_error(pgbb_control(threads = 0), "'threads'")
+  expect_error(fit(1.5), "'threads'")
 }) })

@@ -128,11 +128,12 @@ test_that("tail averaging: off is the last iterate bit for bit, on changes the g
   expect_identical(off$generator$layers, a$generator$layers)
   expect_identical(off$draws, a$draws)
   expect_identical(off$training$average_from, 1)
-  # The fit before averaging existed (commit 65cbee9, same seed and settings):
-  # averaging off is that fit, bit for bit.
+  # Pinned output of this seed and these settings on x86-64: a change to the
+  # trainer's arithmetic or to its random streams (e.g. the per-range subset
+  # streams of trainer.h) shows here; update the numbers only for a deliberate one.
   if (identical(R.version$arch, "x86_64")) {
-    expect_identical(sprintf("%.17g", sum(a$draws)), "82.815129123009839")
-    expect_identical(sprintf("%.17g", a$draws[1, 1]), "1.6135464298517945")
+    expect_identical(sprintf("%.17g", sum(a$draws)), "82.888459099696291")
+    expect_identical(sprintf("%.17g", a$draws[1, 1]), "1.6588898092242976")
   }
   for (from in c(0, 0.5)) {
     set.seed(11)

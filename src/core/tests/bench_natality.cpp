@@ -5,9 +5,17 @@
 #include <chrono>
 #include "../trainer.h"
 using namespace pgbb;
+// FNV-1a over the trained weights: equal hashes mean bit-identical fits.
+static unsigned long long hash_bytes(const void* p, size_t len) {
+  const unsigned char* b = static_cast<const unsigned char*>(p);
+  unsigned long long h = 1469598103934665603ULL;
+  for (size_t i = 0; i < len; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
 int main(int argc, char** argv) {
   int64_t n = atol(argv[1]); int T = atoi(argv[2]); int K = atoi(argv[3]); double q = atof(argv[4]);
   bool dbl = argc > 5 && argv[5][0] == 'd';
+  int threads = argc > 6 ? atoi(argv[6]) : 1;
   int p = 14, S = 5;
   Rng rng(11);
   std::vector<double> x(n * p), y(n);
@@ -27,6 +35,7 @@ int main(int argc, char** argv) {
   TrainConfig cfg;
   cfg.iterations = T; cfg.mc = K; cfg.rate = q; cfg.sigma = 1.0; cfg.clip = loss.gradient_bound(db, box, taus);
   cfg.gamma = gamma_star(n, S); cfg.optimizer.iterations = T; cfg.tau_grid = taus; cfg.tau_prob = probs;
+  cfg.threads = threads;
   auto run = [&](auto tag) {
     using Scalar = decltype(tag);
     auto c0 = std::clock(); auto t0 = std::chrono::steady_clock::now();
@@ -38,8 +47,9 @@ int main(int argc, char** argv) {
     train(loss, rows, part, gen, cfg, rng);
     double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("n=%ld T=%d K=%d q=%g %s: setup %.2fs, train %.2fs cpu (%.2fs elapsed) = %.1f us/iter\n", (long)n, T, K, q,
-           sizeof(Scalar) == 4 ? "float" : "double", setup, cpu, el, 1e6 * cpu / T);
+    printf("n=%ld T=%d K=%d q=%g %s threads=%d: setup %.2fs, train %.2fs cpu (%.2fs elapsed) = %.1f us/iter; "
+           "weights hash %016llx\n", (long)n, T, K, q, sizeof(Scalar) == 4 ? "float" : "double", threads, setup, cpu, el,
+           1e6 * cpu / T, hash_bytes(gen.params(), gen.n_params() * sizeof(Scalar)));
   };
   if (dbl) run(double(0)); else run(float(0));
 }

@@ -54,6 +54,34 @@ CORE_TEST(rng_is_the_chacha20_keystream) {
   }
 }
 
+// The four-lane SSE2 keystream is the scalar one, block for block, also when
+// the low counter word wraps inside the four blocks.
+CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
+#ifdef PGBB_HAVE_CHACHA4
+  const pgbb::Key key = pgbb::key_from_u64(11);
+  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
+  in[14] = 9; in[15] = 1;
+  for (uint32_t start : {0u, 17u, 0xFFFFFFFEu, 0xFFFFFFFDu}) {
+    in[12] = start; in[13] = 5;
+    uint64_t four[32];
+    pgbb::chacha20_blocks4(in, four);
+    bool same = true;
+    for (uint32_t b = 0; b < 4; ++b) {
+      uint32_t one[16], blk[16];
+      for (int i = 0; i < 16; ++i) blk[i] = in[i];
+      const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + b;
+      blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
+      pgbb::chacha20_block(blk, one);
+      for (int i = 0; i < 8; ++i)
+        same = same && four[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
+    }
+    CHECK(same);
+  }
+#endif
+  CHECK(true);
+}
+
 CORE_TEST(os_entropy_keys_differ) {
   const pgbb::Key a = pgbb::os_entropy_key(), b = pgbb::os_entropy_key();
   CHECK(a != b);                    // equal with probability 2^-256
