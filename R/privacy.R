@@ -79,6 +79,10 @@
 #' Mersenne Twister) whose state follows from a few hundred outputs. The cost
 #' was within this machine's timing noise on the paper's regression setting
 #' (median 1.93 s per fit against 1.81-1.93 s for the former xoshiro engine).
+#' The PGBB trainer draws each iteration's Poisson subsets range by range, from
+#' ChaCha20 streams whose 256-bit keys are fresh outputs of the fit's own
+#' stream (so they are as secret as its key), which lets the subset pass run
+#' on several threads with the same result.
 #'
 #' `options(pgbb.seeded_noise = TRUE)` is the opt-in for reproducible runs
 #' (tests, simulations, vignettes): the key is then drawn from R's generator,
