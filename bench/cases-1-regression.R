@@ -73,5 +73,44 @@ cases <- function() {
       rows$draws$ratio <- rows$draws$alt_cpu_s / rows$draws$ours_cpu_s
     }
   }
+  rows$torch <- torch_case(x, y, box, n)
   do.call(rbind, unname(rows))
+}
+
+# Case 1b: the same private fit beside a plain PyTorch Algorithm 1
+# (bench/pytorch_alg1.py) at T = 2000, run only when `torch` is importable
+# (Debian: python3-torch). Ours: calibration + training + 2000 draws; PyTorch:
+# its training loop alone, at our calibrated sigma and clip, one thread each.
+torch_case <- function(x, y, box, n) {
+  case <- "1b. PGBB regression vs plain PyTorch Algorithm 1"
+  if (!bench_wanted(case)) return(NULL)
+  py <- Sys.which("python3")
+  script <- file.path(if (file.exists("bench/common.R")) "bench" else ".", "pytorch_alg1.py")
+  has_torch <- nzchar(py) && suppressWarnings(system2(py, c("-c", shQuote("import torch")),
+                                                      stdout = FALSE, stderr = FALSE)) == 0
+  if (!has_torch) {
+    cat("  1b. skipped: python3 cannot import torch\n")
+    return(NULL)
+  }
+  iters <- bench_size(2000, 300)
+  fit <- NULL
+  t_ours <- time_median(function() fit <<- suppressMessages(
+    pgbb_fit(x, y, loss = "huber", epsilon = 1, delta = 1 / n, box = box, x_bounds = c(-1, 1),
+             blocks = 20, rate = 0.1, iterations = iters, mc = 1, hidden = c(256, 256, 256),
+             draws = 2000, progress = FALSE)))
+  cat("  1b. PyTorch Algorithm 1 ...\n")
+  t_torch <- vapply(seq_len(bench_runs()), function(i) {
+    out <- system2(py, c(script, n, iters, fit$ledger$sigma, fit$ledger$clip, i), stdout = TRUE,
+                   env = "OMP_NUM_THREADS=1")
+    line <- grep("^RESULT ", out, value = TRUE)
+    if (!length(line)) stop("pytorch_alg1.py failed:\n", paste(out, collapse = "\n"))
+    v <- as.numeric(strsplit(line, " ")[[1]][-1])
+    c(elapsed = v[2], cpu = v[1])
+  }, c(elapsed = 0, cpu = 0))
+  bench_row(case, t_ours, apply(t_torch, 1, stats::median),
+            "plain PyTorch Algorithm 1 (training loop only, same sigma and clip; bench/pytorch_alg1.py)",
+            sprintf("n = %d, p = 3, S = 20, q = 0.1, T = %d, K = 1, 3 x 256, Huber + scale, eps = 1; torch %s",
+                    n, iters, paste(system2(py, c("-c", shQuote("import torch; print(torch.__version__)")),
+                                            stdout = TRUE), collapse = "")),
+            target_ratio = 40)
 }
