@@ -112,12 +112,13 @@
 #'
 #' More runs at the same total `iterations` shorten every training. On the
 #' Census (T = 5,000, eps = 1) `runs = 10` met the targets the default misses
-#' (educ MAE 0.59 -> 0.47 %/yr, width 2.94 -> 2.55, coverage 0.94 -> 0.96), but
-#' on the natality births (T = 10,000, 1,000 iterations per run) the joint
-#' generator stopped short of the optimum: coverage of the rq fit 0.84 -> 0.36
-#' for Smoker and 0.84 -> 0.32 for the intercept at eps = 4. Longer Census
-#' runs (5 x 5,000, more noise per step) widened the intervals instead (educ
-#' 3.32 %/yr at eps = 1).
+#' (educ MAE 0.59 -> 0.47 %/yr, width 2.94 -> 2.55, coverage 0.94 -> 0.96; with
+#' T = 10,000, 0.39, 2.57, 0.96), but on the natality births the joint
+#' generator then stopped short of the optimum: at eps = 4 the coverage of the
+#' rq fit for Smoker fell from 0.84 to 0.36 (T = 10,000) and to 0.74 (T =
+#' 20,000, 2,000 iterations per run). Longer Census runs (5 x 5,000, more noise
+#' per step) widened the intervals instead (educ 3.32 %/yr at eps = 1). So the
+#' default stays at 5 runs; check another number on a new application.
 #'
 #' @section Choosing bounds, epsilon, n and iterations:
 #' - **Bounds** are public knowledge about the variables (a questionnaire's
