@@ -117,8 +117,12 @@
 #' generator then stopped short of the optimum: at eps = 4 the coverage of the
 #' rq fit for Smoker fell from 0.84 to 0.36 (T = 10,000) and to 0.74 (T =
 #' 20,000, 2,000 iterations per run). Longer Census runs (5 x 5,000, more noise
-#' per step) widened the intervals instead (educ 3.32 %/yr at eps = 1). So the
-#' default stays at 5 runs; check another number on a new application.
+#' per step) widened the intervals instead (educ 3.32 %/yr at eps = 1). On
+#' Table S2 (n = 10,000) `runs = 10` widened the intervals (1.8-2.1 times the
+#' paper's, coverage 1). So the default stays at 5 runs; check another number
+#' on a new application. These tables are in `inst/extdata`
+#' (`*-runs10*.csv`, `schooling-census1980-table-T25000.csv`), made by the
+#' scripts in `inst/scripts` with `--runs` and `--iterations`.
 #'
 #' @section Choosing bounds, epsilon, n and iterations:
 #' - **Bounds** are public knowledge about the variables (a questionnaire's
