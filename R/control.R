@@ -140,7 +140,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   if (!is.null(clip)) .check_positive(clip, "clip")
   precision <- .match_arg(precision)
   .check_flag(share_partition, "share_partition")
-  if (!is.null(threads)) .check_count(threads, "threads", min = 1, max = 1024)
+  if (!is.null(threads)) threads <- .check_threads(threads)   # NULL stays: pgbb_fit() reads the option
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, bandwidth = bandwidth,
@@ -151,7 +151,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
                  average_from = average_from, warmup = warmup, clip = clip,
                  precision = precision, share_partition = share_partition,
-                 threads = if (!is.null(threads)) as.integer(threads)),
+                 threads = threads),
             class = "pgbb_control")
 }
 

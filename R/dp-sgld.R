@@ -103,12 +103,8 @@ dp_sgld <- function(x, ...) UseMethod("dp_sgld")
 
 #' @rdname dp_sgld
 #' @export
-dp_sgld.default <- function(x, y, ..., intercept = TRUE) {
-  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "dp_sgld")
-  fit <- dp_sgld.formula(m$formula, m$data, ...)
-  fit$call <- .matrix_call(match.call(), "dp_sgld")
-  fit
-}
+dp_sgld.default <- function(x, y, ..., intercept = TRUE)
+  .fit_matrix(dp_sgld.formula, "dp_sgld", match.call(), x, y, intercept, ...)
 
 #' @rdname dp_sgld
 #' @export

@@ -45,8 +45,13 @@
   list(formula = f, data = d)
 }
 
-# The call a matrix method stores: its own arguments under the generic's name.
-.matrix_call <- function(cl, fun) {
+# The whole of a matrix method `fun`(x, y, ..., intercept): the model from `x`
+# and `y`, fitted by `formula_method` with the same `...`, storing the matrix
+# method's own call `cl` (its match.call()) under the generic's name.
+.fit_matrix <- function(formula_method, fun, cl, x, y, intercept, ...) {
+  m <- .matrix_model(x, y, intercept, setdiff(names(cl)[-1L], c("x", "y", "intercept")), fun)
+  fit <- formula_method(m$formula, m$data, ...)
   cl[[1L]] <- as.name(fun)
-  .release_call(cl, fun)
+  fit$call <- .release_call(cl, fun)
+  fit
 }

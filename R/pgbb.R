@@ -186,12 +186,8 @@ pgbb <- function(x, ...) UseMethod("pgbb")
 
 #' @rdname pgbb
 #' @export
-pgbb.default <- function(x, y, ..., intercept = TRUE) {
-  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "pgbb")
-  fit <- pgbb.formula(m$formula, m$data, ...)
-  fit$call <- .matrix_call(match.call(), "pgbb")
-  fit
-}
+pgbb.default <- function(x, y, ..., intercept = TRUE)
+  .fit_matrix(pgbb.formula, "pgbb", match.call(), x, y, intercept, ...)
 
 #' @rdname pgbb
 #' @export

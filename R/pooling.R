@@ -125,7 +125,6 @@
   .drop_level(array(flat, c(nrow(flat), dim(a1)[-1L]), c(list(NULL), dimnames(a1)[-1L])))
 }
 
-
 # The warning of a release whose privacy noise dominates: coefficients whose
 # between-run spread exceeds the within-run spread, i.e. whose interval is set
 # mostly by the noise error rather than by the sampling uncertainty.

@@ -50,12 +50,8 @@ pgbb_reference <- function(x, ...) UseMethod("pgbb_reference")
 
 #' @rdname pgbb_reference
 #' @export
-pgbb_reference.default <- function(x, y, ..., intercept = TRUE) {
-  m <- .matrix_model(x, y, intercept, names(match.call(expand.dots = FALSE)$...), "pgbb_reference")
-  fit <- pgbb_reference.formula(m$formula, m$data, ...)
-  fit$call <- .matrix_call(match.call(), "pgbb_reference")
-  fit
-}
+pgbb_reference.default <- function(x, y, ..., intercept = TRUE)
+  .fit_matrix(pgbb_reference.formula, "pgbb_reference", match.call(), x, y, intercept, ...)
 
 #' @rdname pgbb_reference
 #' @export

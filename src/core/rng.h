@@ -255,27 +255,11 @@ class Rng {
   /// than one uniform per record. Inclusions are independent across records,
   /// so subsets of disjoint ranges drawn from independent streams are together
   /// a Poisson subset of their union.
-  void poisson_range(int64_t begin, int64_t end, double q, std::vector<int64_t>& out) {
-    if (!(q >= 0.0 && q <= 1.0)) throw std::invalid_argument("poisson_subset: q must be in [0, 1]");
-    if (q == 0.0 || end <= begin) return;
-    if (q == 1.0) {
-      for (int64_t i = begin; i < end; ++i) out.push_back(i);
-      return;
-    }
-    const double log1mq = std::log1p(-q);
-    int64_t i = begin - 1;
-    for (;;) {
-      const double gap = std::floor(std::log(uniform()) / log1mq);
-      if (gap >= static_cast<double>(end - i)) break;  // also guards the cast below
-      i += static_cast<int64_t>(gap) + 1;
-      if (i >= end) break;
-      out.push_back(i);
-    }
-  }
+  inline void poisson_range(int64_t begin, int64_t end, double q, std::vector<int64_t>& out);
 
   /// poisson_range() with the gap sampler of a fixed q built once
-  /// (GeometricGaps): the same distribution, a table lookup per gap instead
-  /// of a logarithm.
+  /// (GeometricGaps): the same gaps, a table lookup per gap instead of a
+  /// logarithm.
   inline void poisson_range(int64_t begin, int64_t end, const GeometricGaps& gaps, std::vector<int64_t>& out);
 
   /// A fresh 256-bit key drawn from this stream: the key of an independent
@@ -321,8 +305,6 @@ class Rng {
   bool has_spare_ = false;
 };
 
-/// Key from the eight 32-bit words that R passes (R/rng.R: read from the
-/// operating system by default, drawn from R's generator on the seeded path).
 /// @brief Gaps of a Poisson subset at a fixed rate q in (0, 1]: the map
 /// U -> G = floor(log U / log(1 - q)) of Rng::poisson_range(), so G ~
 /// Geometric(q) (P(G = g) = q (1 - q)^g) and every record is included with
@@ -332,12 +314,14 @@ class Rng {
 /// last threshold (probability 2^-20, or (1 - q)^8192 for tiny q) takes the
 /// logarithm itself. Both are the same function of U up to the rounding of
 /// log and exp (a relative 1e-16 in the threshold), so the inclusion
-/// probabilities are exactly q to that precision, as before.
+/// probabilities are exactly q to that precision. `table = false` skips the
+/// table (every gap by the logarithm), for a subset drawn once.
 class GeometricGaps {
  public:
-  explicit GeometricGaps(double q) : log1mq_(q < 1.0 ? std::log1p(-q) : 0.0), all_(q == 1.0) {
+  explicit GeometricGaps(double q, bool table = true)
+      : log1mq_(q < 1.0 ? std::log1p(-q) : 0.0), all_(q == 1.0) {
     if (!(q > 0.0 && q <= 1.0)) throw std::invalid_argument("GeometricGaps: q must be in (0, 1]");
-    if (all_) return;
+    if (all_ || !table) return;
     const double need = std::ceil(-20.0 * 0.6931471805599453 / log1mq_);  // (1 - q)^L <= 2^-20
     const int L = static_cast<int>(std::max(1.0, std::min(static_cast<double>(kMaxTable), need)));
     c_.resize(static_cast<size_t>(L) + 1);
@@ -358,7 +342,7 @@ class GeometricGaps {
   double draw(Rng& rng) const {
     if (all_) return 0.0;
     const double u = rng.uniform();  // in (0, 1), never 0 or 1
-    if (u <= c_.back()) return std::floor(std::log(u) / log1mq_);
+    if (c_.empty() || u <= c_.back()) return std::floor(std::log(u) / log1mq_);
     size_t g = static_cast<size_t>(guide_[static_cast<size_t>(u * kBins)]);
     while (u <= c_[g + 1]) ++g;  // stops below L: c_L < u
     return static_cast<double>(g);
@@ -373,6 +357,12 @@ class GeometricGaps {
   std::vector<int> guide_;
 };
 
+inline void Rng::poisson_range(int64_t begin, int64_t end, double q, std::vector<int64_t>& out) {
+  if (!(q >= 0.0 && q <= 1.0)) throw std::invalid_argument("poisson_subset: q must be in [0, 1]");
+  if (q == 0.0 || end <= begin) return;
+  poisson_range(begin, end, GeometricGaps(q, false), out);
+}
+
 inline void Rng::poisson_range(int64_t begin, int64_t end, const GeometricGaps& gaps, std::vector<int64_t>& out) {
   int64_t i = begin - 1;
   while (i < end) {
@@ -384,6 +374,8 @@ inline void Rng::poisson_range(int64_t begin, int64_t end, const GeometricGaps& 
   }
 }
 
+/// Key from the eight 32-bit words that R passes (R/rng.R: read from the
+/// operating system by default, drawn from R's generator on the seeded path).
 inline Key key_from_words(const double* words, int count) {
   if (count != 8) throw std::invalid_argument("a key needs eight 32-bit words");
   Key k{};

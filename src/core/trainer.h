@@ -94,7 +94,7 @@ struct TrainConfig {
   /// Algorithm 1 of the PGBB paper, SM S1.2, covers every phi_t), so it is
   /// post-processing: no effect on the privacy guarantee.
   double average_from = 1.0;
-  /// Threads for step 4 (subsets and clipped gradient sums). The work is cut
+  /// Threads for steps 1 and 4 (subsets and clipped gradient sums). The work is cut
   /// into the same units whatever this is (kSubsetRange records per unit, for
   /// each draw k), every unit draws its subset from its own stream and sums
   /// exactly (exact_sum.h), and the units are merged in a fixed order, so the
@@ -354,8 +354,9 @@ constexpr int64_t kSubsetRange = int64_t(1) << 18;
 /// then one optimiser step on the summed gradient. Subset keys, block weights,
 /// levels and noise are drawn from rng in a fixed order and none depends on the
 /// data, so the same seed gives the same fit bit for bit, for any
-/// cfg.threads (steps 1 and 4 run on cfg.threads threads, parallel.h). The partition is fixed
-/// for the whole fit (drawn once, independently of the data). With
+/// cfg.threads (steps 1 and 4 run on cfg.threads threads, parallel.h). The
+/// partition is fixed for the whole fit (drawn once, independently of the
+/// data). With
 /// cfg.average_from < 1 the generator returned holds the mean of every
 /// kAverageEvery-th iterate phi_t from iteration floor(average_from T) on
 /// (TailAverage), not the last one. After setup the loop allocates no memory.

@@ -128,8 +128,8 @@ CORE_TEST(range_wise_poisson_subsets_include_each_record_with_probability_q) {
 // gaps (a threshold within rounding of some U could differ; none does here).
 CORE_TEST(geometric_gap_table_matches_the_logarithm) {
   for (double q : {0.9, 0.5, 0.1, 0.01, 0.001, 1e-5}) {
-    const pgbb::GeometricGaps gaps(q);
-    pgbb::Rng a(123), b(123);
+    const pgbb::GeometricGaps gaps(q), no_table(q, false);
+    pgbb::Rng a(123), b(123), c(123);
     const double log1mq = std::log1p(-q);
     long differ = 0;
     double mean = 0.0;
@@ -137,7 +137,7 @@ CORE_TEST(geometric_gap_table_matches_the_logarithm) {
     for (int i = 0; i < draws; ++i) {
       const double g = gaps.draw(a);
       const double f = std::floor(std::log(b.uniform()) / log1mq);
-      differ += g != f;
+      differ += (g != f) + (no_table.draw(c) != f);
       mean += g;
     }
     CHECK(differ == 0);
