@@ -49,8 +49,8 @@ cpp_cr_gs_release <- function(theta_hat, Q, nu, center_sens, sigma, radius_sens,
     .Call(`_pgbb_cpp_cr_gs_release`, theta_hat, Q, nu, center_sens, sigma, radius_sens, seed)
 }
 
-cpp_cr_ss_stats <- function(x, kind, params, m, B, mode, kappa, seed, keep_estimates) {
-    .Call(`_pgbb_cpp_cr_ss_stats`, x, kind, params, m, B, mode, kappa, seed, keep_estimates)
+cpp_cr_ss_stats <- function(x, kind, params, m, B, mode, kappa, seed, keep_estimates, mult) {
+    .Call(`_pgbb_cpp_cr_ss_stats`, x, kind, params, m, B, mode, kappa, seed, keep_estimates, mult)
 }
 
 cpp_cr_ss_release <- function(theta_hat, ss_full, beta, Q, tau_s, kappa, mu, delta, seed) {
@@ -143,6 +143,10 @@ cpp_kappa_star <- function(n, m, B, rho) {
 
 cpp_resample_indices <- function(n, m, B, mode, kappa, seed) {
     .Call(`_pgbb_cpp_resample_indices`, n, m, B, mode, kappa, seed)
+}
+
+cpp_resample_multiplicities <- function(n, m, B, mode, seed) {
+    .Call(`_pgbb_cpp_resample_multiplicities`, n, m, B, mode, seed)
 }
 
 cpp_rng_sample <- function(kind, n, par, seed) {

@@ -197,8 +197,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_cr_ss_stats
-Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
-RcppExport SEXP _pgbb_cpp_cr_ss_stats(SEXP xSEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
+Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List params, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates, Rcpp::IntegerVector mult);
+RcppExport SEXP _pgbb_cpp_cr_ss_stats(SEXP xSEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP, SEXP multSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -211,7 +211,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type kappa(kappaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_estimates(keep_estimatesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_stats(x, kind, params, m, B, mode, kappa, seed, keep_estimates));
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type mult(multSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cr_ss_stats(x, kind, params, m, B, mode, kappa, seed, keep_estimates, mult));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -587,6 +588,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_resample_multiplicities
+Rcpp::IntegerVector cpp_resample_multiplicities(int n, int m, int B, std::string mode, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_resample_multiplicities(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_resample_multiplicities(n, m, B, mode, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rng_sample
 Rcpp::NumericVector cpp_rng_sample(std::string kind, int n, Rcpp::NumericVector par, Rcpp::NumericVector seed);
 RcppExport SEXP _pgbb_cpp_rng_sample(SEXP kindSEXP, SEXP nSEXP, SEXP parSEXP, SEXP seedSEXP) {
@@ -881,7 +897,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 12},
     {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
     {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 7},
-    {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 9},
+    {"_pgbb_cpp_cr_ss_stats", (DL_FUNC) &_pgbb_cpp_cr_ss_stats, 10},
     {"_pgbb_cpp_cr_ss_release", (DL_FUNC) &_pgbb_cpp_cr_ss_release, 9},
     {"_pgbb_cpp_ss_quantile", (DL_FUNC) &_pgbb_cpp_ss_quantile, 6},
     {"_pgbb_cpp_ss_ustat_product", (DL_FUNC) &_pgbb_cpp_ss_ustat_product, 4},
@@ -905,6 +921,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
     {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},
     {"_pgbb_cpp_resample_indices", (DL_FUNC) &_pgbb_cpp_resample_indices, 6},
+    {"_pgbb_cpp_resample_multiplicities", (DL_FUNC) &_pgbb_cpp_resample_multiplicities, 5},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
     {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},

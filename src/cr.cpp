@@ -83,7 +83,8 @@ Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::st
                             Rcpp::Named("dist") = Rcpp::wrap(st.dist),
                             Rcpp::Named("estimates") = ests,
                             Rcpp::Named("failed_at") = st.pass.failed_at + 1,
-                            Rcpp::Named("failed_mult") = st.pass.failed_mult);
+                            Rcpp::Named("failed_mult") = st.pass.failed_mult,
+                            Rcpp::Named("max_mult") = st.pass.max_mult);
 }
 
 // [[Rcpp::export]]
@@ -100,9 +101,12 @@ Rcpp::List cpp_cr_gs_release(Rcpp::NumericVector theta_hat, double Q, double nu,
   return Rcpp::List::create(Rcpp::Named("center") = Rcpp::wrap(r.center), Rcpp::Named("q_tilde") = r.q_tilde);
 }
 
+// `mult`: the realised multiplicity of each resample (cpp_resample_multiplicities
+// on the same seed), or empty for the paper's kappa* bound alone.
 // [[Rcpp::export]]
 Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List params, int m, int B,
-                           std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates) {
+                           std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates,
+                           Rcpp::IntegerVector mult) {
   const int n = x.size();
   const pgbb::ResamplePlan plan = make_plan(n, m, B, mode, kappa, seed);
   // Clip to the public bounds (see row_major).
@@ -119,10 +123,15 @@ Rcpp::List cpp_cr_ss_stats(Rcpp::NumericVector x, std::string kind, Rcpp::List p
   } else {
     Rcpp::stop("internal error: unknown CR-SS estimator '%s'", kind);
   }
-  const pgbb::SsStats st = pgbb_glue::interruptible(
-      [&](const pgbb::StopCallback& stop) { return pgbb::cr_ss_stats(*est, plan, keep_estimates, stop); });
+  const std::vector<int> mv(mult.begin(), mult.end());
+  const bool weighted = mult.size() > 0;
+  const double beta = num(params, "beta");
+  const pgbb::SsStats st = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
+    return pgbb::cr_ss_stats(*est, plan, keep_estimates, stop, weighted ? &mv : nullptr, beta);
+  });
   return Rcpp::List::create(Rcpp::Named("theta_hat") = st.theta_hat, Rcpp::Named("ss_full") = st.ss_full,
                             Rcpp::Named("ss_resample_max") = st.ss_resample_max,
+                            Rcpp::Named("ss_resample_weighted") = st.ss_resample_weighted,
                             Rcpp::Named("dist") = Rcpp::wrap(st.dist),
                             Rcpp::Named("estimates") = Rcpp::wrap(st.estimates),
                             Rcpp::Named("failed_at") = st.pass.failed_at + 1,

@@ -29,3 +29,16 @@ Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa
                             Rcpp::Named("failed_at") = pass.failed_at + 1,
                             Rcpp::Named("failed_mult") = pass.failed_mult);
 }
+
+// Realised multiplicity kappa(S_i) of each of the B resamples drawn from `seed`
+// (the indices only; see resample_multiplicities in src/core/resampling.h).
+// [[Rcpp::export]]
+Rcpp::IntegerVector cpp_resample_multiplicities(int n, int m, int B, std::string mode, Rcpp::NumericVector seed) {
+  pgbb::ResamplePlan plan;
+  plan.n = n; plan.m = m; plan.B = B;
+  plan.mode = pgbb::resample_mode_from(mode);
+  plan.seed = pgbb_glue::seed_from(seed);
+  const std::vector<int> k = pgbb_glue::interruptible(
+      [&](const pgbb::StopCallback& stop) { return pgbb::resample_multiplicities(plan, stop); });
+  return Rcpp::wrap(k);
+}

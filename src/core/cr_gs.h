@@ -448,6 +448,7 @@ inline GsStats cr_gs_stats(ResampleEstimator& est, const ResamplePlan& plan, boo
         double sum = 0.0;
         const int over = rs.draw_sum(i, idx.data(), me->data().x, &sum);
         if (over > 0) { st.pass.failed_at = i; st.pass.failed_mult = over; return st; }
+        st.pass.max_mult = std::max(st.pass.max_mult, rs.last_multiplicity());
         st.dist[i] = std::fabs(sum / plan.m - st.theta_hat[0]);
       }
       return st;

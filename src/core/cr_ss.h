@@ -248,6 +248,13 @@ class SmoothEstimator {
   virtual double full(double* ss) = 0;
   /// theta(D[S]); *ss = SS_beta(theta; D[S]) for a data set of size m.
   virtual double resample(const uint32_t* idx, int m, double* ss) = 0;
+  /// Factor f(c) with |theta(E) - theta(E')| <= f(c) SS_beta(theta; E) whenever E
+  /// and E' differ in c entries. Generic: the telescoping of Appendix F.1, a path
+  /// E = E_0 ~ ... ~ E_c = E' with LS(E_q) <= SS(E_q) <= e^{q beta} SS(E), so
+  /// f(c) = sum_{q < c} e^{q beta} = (e^{c beta} - 1) / (e^beta - 1).
+  virtual double multi_change_factor(int c, double beta) const {
+    return c <= 0 ? 0.0 : std::expm1(c * beta) / std::expm1(beta);
+  }
 };
 
 /// @brief Sample quantile x_(h), h = ceil(prob N), with the smooth sensitivity of
@@ -267,6 +274,18 @@ class QuantileSsEstimator : public SmoothEstimator {
     const std::vector<double> w = decay_weights(beta_, ks);
     *ss = order_stat_smooth_sensitivity([&](int j) { return xs_[j - 1]; }, n_, h, beta_, lo_, hi_, ks, w.data());
     return xs_[h - 1];
+  }
+  /// For an order statistic the path is not needed: changing c entries moves
+  /// x_(h) of E only within [x_(h-c), x_(h+c)] (with x_(j) = lo for j < 1 and hi
+  /// for j > N, the data being clipped to [lo, hi]), so the change is at most
+  /// max(x_(h+c) - x_(h), x_(h) - x_(h-c)) <= A_{c-1}(E), the local sensitivity at
+  /// distance c - 1 of the max-form SS. A_{c-1}(E) <= e^{(c-1) beta} SS(E): for
+  /// c - 1 <= k* by the definition of SS, and beyond k* because A <= hi - lo <=
+  /// e^{(k*+1) beta} SS(E) by its floor. So f(c) = e^{(c-1) beta}, against the
+  /// generic (e^{c beta} - 1)/(e^beta - 1), about c times larger for small beta
+  /// (checked by brute force in test-cr-ss.R).
+  double multi_change_factor(int c, double beta) const override {
+    return c <= 0 ? 0.0 : std::exp(static_cast<double>(c - 1) * beta);
   }
   double resample(const uint32_t* idx, int m, double* ss) override {
     if (m != m_cached_) {
@@ -383,13 +402,19 @@ struct SsStats {
   double theta_hat = 0.0;
   double ss_full = 0.0;          ///< SS_beta(theta; D)
   double ss_resample_max = 0.0;  ///< max_i SS_beta(theta; D[S_i])
+  /// max_i f(kappa_i) SS_beta(theta; D[S_i]) for the realised multiplicities
+  /// kappa_i (SmoothEstimator::multi_change_factor); 0 when none were given.
+  double ss_resample_weighted = 0.0;
   std::vector<double> dist;      ///< |theta*_i - theta_hat|
   std::vector<double> estimates;
   ResamplePass pass;
 };
 
 inline SsStats cr_ss_stats(SmoothEstimator& est, const ResamplePlan& plan, bool keep_estimates,
-                           const StopCallback& stop = nullptr) {
+                           const StopCallback& stop = nullptr, const std::vector<int>* mult = nullptr,
+                           double beta = 0.0) {
+  if (mult && mult->size() != static_cast<size_t>(plan.B))
+    throw std::invalid_argument("CR-SS: one multiplicity per resample is needed");
   SsStats st;
   st.theta_hat = est.full(&st.ss_full);
   st.dist.assign(static_cast<size_t>(plan.B), 0.0);
@@ -401,6 +426,10 @@ inline SsStats cr_ss_stats(SmoothEstimator& est, const ResamplePlan& plan, bool 
         const double th = est.resample(idx, m, &ss);
         st.dist[i] = std::fabs(th - st.theta_hat);
         if (ss > st.ss_resample_max) st.ss_resample_max = ss;
+        if (mult) {
+          const double w = est.multi_change_factor((*mult)[static_cast<size_t>(i)], beta) * ss;
+          if (w > st.ss_resample_weighted) st.ss_resample_weighted = w;
+        }
         if (keep_estimates) st.estimates[i] = th;
       },
       stop);

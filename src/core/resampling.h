@@ -172,6 +172,7 @@ class Resampler {
   /// repeats only (max_multiplicity_bits); thresholds of 65535 or more use 32-bit
   /// counters.
   int draw(int i, uint32_t* idx) {
+    last_mult_ = 0;
     Rng rng = Rng::stream(plan_.seed, static_cast<uint64_t>(i));
     BoundedDraw bd(rng);
     const int m = plan_.m;
@@ -180,20 +181,24 @@ class Resampler {
     if (plan_.mode == ResampleMode::WR) {
       if (plan_.kappa <= 0) {
         for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
-      } else if (plan_.kappa < 65535) {
+      } else if (plan_.kappa < 65535 && m < 65534) {
         for (int t = 0; t < m; ++t) idx[t] = bd.below(n);
         const unsigned mx = max_multiplicity_bits(idx, m);
+        last_mult_ = static_cast<int>(mx);
         if (mx > static_cast<unsigned>(plan_.kappa)) over = static_cast<int>(mx);
-      } else {
+      } else {  // 32-bit counters: exact for any m
         if (count32_.empty()) count32_.assign(static_cast<size_t>(plan_.n), 0u);
         const uint32_t kap = static_cast<uint32_t>(plan_.kappa);
+        uint32_t mx = 0u;
         for (int t = 0; t < m; ++t) {
           const uint32_t j = bd.below(n);
           idx[t] = j;
           const uint32_t c = ++count32_[j];
-          if (c > kap && static_cast<int>(c) > over) over = static_cast<int>(c);
+          if (c > mx) mx = c;
         }
         for (int t = 0; t < m; ++t) count32_[idx[t]] = 0u;
+        last_mult_ = static_cast<int>(mx);
+        if (mx > kap) over = static_cast<int>(mx);
       }
     } else {
       // Floyd's algorithm: a uniformly random m-subset in O(m).
@@ -206,16 +211,21 @@ class Resampler {
         idx[t++] = r;
       }
       std::fill(bits_.begin(), bits_.end(), 0ULL);
+      last_mult_ = 1;
     }
     return over;
   }
+
+  /// Multiplicity kappa(S_i) of the resample drawn last, when the plan has a
+  /// threshold (WR with kappa > 0) or is WOR (1); 0 when it was not computed.
+  int last_multiplicity() const { return last_mult_; }
 
   /// Fused draw for a scalar mean (the benchmarked hot path): draws resample i,
   /// checks multiplicities, and accumulates sum_t x[idx_t] in the pass that resets
   /// the counters, so the resample is visited three times instead of four.
   /// Same indices and same accept/reject decision as draw().
   int draw_sum(int i, uint32_t* idx, const double* x, double* sum) {
-    if (plan_.mode != ResampleMode::WR || plan_.kappa <= 0 || plan_.kappa >= 65535) {
+    if (plan_.mode != ResampleMode::WR || plan_.kappa <= 0 || plan_.kappa >= 65535 || plan_.m >= 65534) {
       const int over = draw(i, idx);
       double s0 = 0, s1 = 0;
       int t = 0;
@@ -267,6 +277,7 @@ class Resampler {
     }
     for (int k = 0; k < nd; ++k) cnt[dp[k]] = 0;
     std::fill(bits_.begin(), bits_.end(), 0ULL);
+    last_mult_ = static_cast<int>(mx);
     return mx > static_cast<unsigned>(plan_.kappa) ? static_cast<int>(mx) : 0;
   }
 
@@ -306,12 +317,14 @@ class Resampler {
   std::vector<uint64_t> bits_;
   std::vector<uint32_t> dups_;
   std::vector<uint32_t> count32_;
+  int last_mult_ = 0;
 };
 
 /// @brief Outcome of a pass over all resamples.
 struct ResamplePass {
   int failed_at = -1;      ///< first resample whose multiplicity exceeded kappa (0-based), or -1
   int failed_mult = 0;     ///< that multiplicity
+  int max_mult = 0;        ///< largest realised multiplicity over the visited resamples (0: not computed)
 };
 
 /// @brief Visit resamples 0..B-1 in order, calling visit(i, idx, m). Stops at
@@ -333,6 +346,7 @@ ResamplePass for_each_resample(const ResamplePlan& plan, Visit&& visit,
       pass.failed_mult = over;
       return pass;
     }
+    pass.max_mult = std::max(pass.max_mult, rs.last_multiplicity());
     visit(i, idx.data(), plan.m);
   }
   return pass;
@@ -347,6 +361,29 @@ inline int max_multiplicity(const uint32_t* idx, int m, std::vector<uint32_t>& s
   }
   for (int t = 0; t < m; ++t) scratch[idx[t]] = 0u;
   return mx;
+}
+
+/// @brief Realised multiplicity kappa(S_i) (Section 4.1) of every resample of the
+/// plan: the largest number of times any record occurs in S_i (1 without
+/// replacement). A function of the indices only, never of the data, so a release
+/// may be calibrated to it: the privacy proofs fix a realisation of the indices
+/// (Appendix D, F.2), and on that realisation neighbouring data sets differ in at
+/// most kappa(S_i) entries of D[S_i]. The multiplicity threshold of the plan is
+/// ignored (no resample is rejected). Counts are exact for any m (Resampler::draw
+/// switches to 32-bit counters before the 16-bit ones could saturate): an
+/// under-count would under-state a sensitivity.
+inline std::vector<int> resample_multiplicities(ResamplePlan plan, const StopCallback& stop = nullptr) {
+  plan.kappa = plan.m;  // a multiplicity never exceeds m: every resample is counted, none rejected
+  std::vector<int> out(static_cast<size_t>(plan.B), 1);
+  if (plan.mode == ResampleMode::WOR) return out;
+  Resampler rs(plan);
+  std::vector<uint32_t> idx(static_cast<size_t>(plan.m));
+  for (int i = 0; i < plan.B; ++i) {
+    poll_stop(stop, i + 1, 64);
+    rs.draw(i, idx.data());
+    out[static_cast<size_t>(i)] = rs.last_multiplicity();
+  }
+  return out;
 }
 
 }  // namespace pgbb

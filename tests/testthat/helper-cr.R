@@ -13,8 +13,7 @@ gs_Q <- function(spec, plan, seed, alpha = 0.1) {
 # Records ordered by how often they appear across the resamples of `seed`
 # (the most adversarial records to move come first).
 busiest_records <- function(plan, seed, k = 3) {
-  idx <- pgbb:::cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode,
-                                     if (plan$mode == "wr") plan$kappa else 0L, seed)$indices
+  idx <- pgbb:::cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode, plan$check, seed)$indices
   head(order(-tabulate(idx, plan$n)), k)
 }
 

@@ -143,9 +143,18 @@ test_that("cr_gs releases with the documented noise scales (Algorithm 2)", {
   expect_s3_class(fit, "private_cr")
   n <- 1000; m <- ceiling(n / log(n))
   expect_equal(fit$m, m)
-  expect_equal(fit$kappa_star, kappa_star(n, m, 50, 1 / n))
+  # Default: the realised multiplicity, never above kappa* here (it could be: kappa*
+  # only bounds it with probability 1 - rho) and at least 2 (m draws from n repeat).
+  expect_identical(fit$multiplicity, "realised")
+  expect_true(is.na(fit$kappa_star))
+  expect_true(fit$kappa >= 2 && fit$kappa <= kappa_star(n, m, 50, 1 / n))
   expect_equal(fit$noise$nu_n, sqrt(2) * (1 / n) / 2)
-  expect_equal(fit$noise$sigma_m, sqrt(2) * sqrt(m) * (fit$kappa_star / m + 1 / n) / 2)
+  expect_equal(fit$noise$sigma_m, sqrt(2) * sqrt(m) * (fit$kappa / m + 1 / n) / 2)
+  fb <- cr_gs(x, "mean", mu = 2, bounds = c(0, 1), B = 50, multiplicity = "bound")
+  expect_equal(fb$kappa_star, kappa_star(n, m, 50, 1 / n))
+  expect_equal(fb$kappa, fb$kappa_star)
+  expect_equal(fb$noise$sigma_m, sqrt(2) * sqrt(m) * (fb$kappa_star / m + 1 / n) / 2)
+  expect_error(cr_gs(x, "mean", mu = 2, bounds = c(0, 1), multiplicity = "max"), "'multiplicity'")
   expect_equal(fit$radius, fit$q_tilde / sqrt(n))
   expect_equal(unname(fit$interval), unname(fit$center) + c(-1, 1) * fit$radius)
   expect_false(any(c("theta_hat", "Q", "dist") %in% names(fit)))  # nothing non-private is kept
@@ -180,13 +189,34 @@ test_that("the multiplicity failure of Algorithm 1 propagates from the statistic
   x <- runif(200)
   spec <- gs_spec(x, "mean", c(0, 1))
   plan <- pgbb:::.cr_plan(200, 150, 30, "wr", NULL)
-  plan$kappa <- 1L   # certain to be exceeded with 150 draws from 200
+  plan$kappa <- plan$check <- 1L   # certain to be exceeded with 150 draws from 200
   st <- pgbb:::.cr_gs_stats(spec, plan, fixed_seed())
   expect_gt(st$failed_at, 0)
   err <- tryCatch(pgbb:::.multiplicity_failure(st$failed_at, st$failed_mult, 1L, 0.01),
                   pgbb_multiplicity_failure = function(e) e)
   expect_s3_class(err, "pgbb_multiplicity_failure")
   expect_match(conditionMessage(err), "Algorithm 1")
+})
+
+test_that("the realised multiplicity is the largest count of any record in any resample (every path)", {
+  set.seed(7)
+  n <- 300; m <- 120; B <- 25
+  x <- runif(n)
+  seed <- fixed_seed()
+  idx <- pgbb:::cpp_resample_indices(n, m, B, "wr", 0L, seed)$indices
+  per <- apply(idx, 1, function(r) max(tabulate(r, n)))
+  expect_equal(pgbb:::cpp_resample_multiplicities(n, m, B, "wr", seed), per)
+  expect_equal(pgbb:::cpp_resample_multiplicities(n, m, B, "wor", seed), rep(1L, B))
+  plan <- pgbb:::.cr_plan(n, m, B, "wr", NULL, "realised")
+  # The fused scalar-mean pass, the generic C++ pass and the R-estimator pass.
+  expect_equal(pgbb:::.cr_gs_stats(gs_spec(x, "mean", c(0, 1)), plan, seed)$max_mult, max(per))
+  expect_equal(pgbb:::.cr_gs_stats(gs_spec(cbind(x, x), "mean", c(0, 1)), plan, seed)$max_mult, max(per))
+  user <- list(fun = mean, sensitivity = function(N) 1 / N)
+  expect_equal(pgbb:::.cr_gs_stats(gs_spec(x, user, c(0, 1)), plan, seed)$max_mult, max(per))
+  # Same indices as the paper's plan: only the calibration differs.
+  pb <- pgbb:::.cr_plan(n, m, B, "wr", NULL, "bound")
+  expect_equal(pgbb:::.cr_gs_stats(gs_spec(x, "mean", c(0, 1)), plan, seed)$dist,
+               pgbb:::.cr_gs_stats(gs_spec(x, "mean", c(0, 1)), pb, seed)$dist)
 })
 
 test_that("an impossible SGD schedule is an error naming the remedy", {
@@ -206,13 +236,13 @@ test_that("cr_* take `level` beside the paper's `alpha`, and cr_gs an (epsilon, 
   expect_error(cr_gs(x, "mean", mu = 4, alpha = 0.1, level = 0.95, bounds = c(-1, 1)), "'level'")
   expect_error(cr_gs(x, "mean", mu = 4, level = 1.5, bounds = c(-1, 1)), "'level'")
   # (epsilon, delta): mu is gdp_mu(epsilon, delta), whose guarantee implies the budget.
-  set.seed(6); e <- cr_gs(x, "mean", epsilon = 1, delta = 1e-5, bounds = c(-1, 1), B = 200)
+  set.seed(6); e <- quiet_zero_radius(cr_gs(x, "mean", epsilon = 1, delta = 1e-5, bounds = c(-1, 1), B = 200))
   mu <- gdp_mu(1, 1e-5)
   expect_equal(e$privacy$mu, mu)
   expect_lte(gdp_delta(mu, 1), 1e-5 * (1 + 1e-9))
   # the record reports the target as given, not its equivalent at the default delta
   expect_equal(c(e$privacy$epsilon, e$privacy$delta_dp), c(1, 1e-5))
-  set.seed(6); m <- cr_gs(x, "mean", mu = mu, bounds = c(-1, 1), B = 200)
+  set.seed(6); m <- quiet_zero_radius(cr_gs(x, "mean", mu = mu, bounds = c(-1, 1), B = 200))
   expect_identical(e$interval, m$interval)
   expect_error(cr_gs(x, "mean", mu = 1, epsilon = 1, delta = 1e-5, bounds = c(-1, 1)), "'mu'")
   expect_error(cr_gs(x, "mean", epsilon = 1, bounds = c(-1, 1)), "'delta'")
@@ -241,8 +271,8 @@ test_that("misspelt estimator parameters in '...' are errors naming them", {
                "'Beta'.*beta, C, degenerate")
   # Documented names still pass (they reach the estimator).
   set.seed(1)
-  expect_s3_class(quiet_zero_radius(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1),
-                                          beta = 0.01, B = 20)), "private_cr")
+  expect_s3_class(quiet_radius_noise(quiet_zero_radius(cr_ss(x01, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1),
+                                                             beta = 0.01, B = 20))), "private_cr")
   # `a` (the SGD exponent, a prefix of `alpha`) is still routed to the estimator.
   y <- as.numeric(x01 > 0.5)
   set.seed(2)
