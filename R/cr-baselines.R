@@ -45,7 +45,7 @@
 .resample_estimates <- function(sp, m, B, seed) {
   if (sp$estimator == "quantile") {
     r <- cpp_cr_ss_stats(sp$x, "quantile", list(prob = sp$prob, beta = 1, lower = sp$lower, upper = sp$upper,
-                                                C = sp$upper - sp$lower), m, B, "wr", 0L, seed, TRUE)
+                                                C = sp$upper - sp$lower), m, B, "wr", 0L, seed, TRUE, integer(0))
     return(list(theta_hat = r$theta_hat, estimates = r$estimates))
   }
   r <- cpp_cr_gs_stats(matrix(sp$x, ncol = 1L), numeric(0), sp$estimator, list(shift = 0), sp$lower, sp$upper,
