@@ -23,6 +23,9 @@
 #   --share_partition=0 (1: the pooled trainings share one partition, see
 #   ?pgbb_control; the summary file gains the suffix "-shared")
 #   --runs=5 (PGBB's pooled trainings; another value adds the suffix "-runs<R>")
+#   --dpb_lambda=default (DP-Bootstrap ridge penalty: the package default 0.02, a
+#   number, or "invsqrtn" for the former default 1/sqrt(n); a non-default value adds
+#   the suffix "-dpblambda<value>")
 suppressPackageStartupMessages(library(pgbb))
 # A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
 options(pgbb.seeded_noise = TRUE)
@@ -50,6 +53,11 @@ methods <- opt("methods", c("PGBB", "DP-SGLD", "NoisyGibbs", "DP-Bootstrap"))
 intercept <- opt("intercept", 0) == 1
 share_partition <- opt("share_partition", 0) == 1
 pgbb_runs <- opt("runs", 5)   # --runs: PGBB's pooled trainings (pgbb_control(runs =))
+dpb_lambda <- opt("dpb_lambda", "default")[1]
+if (!dpb_lambda %in% c("default", "invsqrtn") && is.na(suppressWarnings(as.numeric(dpb_lambda))))
+  stop("--dpb_lambda: 'default', 'invsqrtn' or a positive number")
+# A public function of n only (never of the data): NULL is the package default.
+dpb_lambda_at <- function(n) switch(dpb_lambda, default = NULL, invsqrtn = 1 / sqrt(n), as.numeric(dpb_lambda))
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
 has_sgld <- exists("dp_sgld", envir = asNamespace("pgbb"))
 if (!has_sgld) message("dp_sgld() is not in this build of pgbb: the DP-SGLD rows are skipped.")
@@ -124,9 +132,10 @@ one_regression <- function(noise, n, eps, methods) {
   }
   if ("DP-Bootstrap" %in% methods) {
     # The paper's calibration (Wang et al.'s B -> Inf limit); the package default
-    # "rdp" is valid at finite B and adds noise.
+    # "rdp" is valid at finite B and adds noise. The penalty: the package default
+    # (Wang et al.'s c = 0.01, lambda = 0.02) unless --dpb_lambda says otherwise.
     f <- dp_bootstrap(X, d$y, loss = "ridge_huber", epsilon = eps, delta = 1 / n,
-                      bounds = c(x = 1), calibration = "asymptotic")
+                      bounds = c(x = 1), calibration = "asymptotic", lambda = dpb_lambda_at(n))
     out$dpb <- rows("DP-Bootstrap", coef(f), confint(f, level = 0.95), beta_star)
   }
   r <- do.call(rbind, out)
@@ -156,13 +165,17 @@ run_grid <- function(grid, fun, file) {
   do.call(rbind, res)
 }
 
+reg_file <- function()
+  paste0("sim-regression", if (intercept) "-intercept", if (share_partition) "-shared",
+         if (pgbb_runs != 5) paste0("-runs", pgbb_runs),
+         if (dpb_lambda != "default") paste0("-dpblambda", dpb_lambda))
+
 timings <- list()
 if ("regression" %in% parts) {
   t0 <- proc.time()[["elapsed"]]
   grid <- expand.grid(noise = c("contaminated", "student_t"), n = n_grid, eps = eps_grid,
                       stringsAsFactors = FALSE)
-  file <- paste0("sim-regression", if (intercept) "-intercept", if (share_partition) "-shared",
-                 if (pgbb_runs != 5) paste0("-runs", pgbb_runs))
+  file <- reg_file()
   res <- run_grid(grid, function(g) one_regression(g$noise, g$n, g$eps, methods), file)
   s <- summarise(res, c("noise", "n", "eps", "method"))
   utils::write.csv(s, file.path(out, paste0(file, "-summary.csv")), row.names = FALSE)
@@ -326,9 +339,7 @@ if ("regression" %in% parts) {
               0.973, 1, 0.977, 0.983, 0.970, 1, 0.967, 0.827),
     t_Width = c(0.107, 0.749, 0.526, 2.022, 0.046, 0.205, 0.157, 0.565, 0.076, 0.407, 0.290, 1.101,
                 0.034, 0.114, 0.090, 0.305, 0.059, 0.231, 0.172, 0.611, 0.029, 0.069, 0.061, 0.169))
-  s <- utils::read.csv(file.path(out, paste0("sim-regression", if (intercept) "-intercept",
-                                             if (share_partition) "-shared",
-                                             if (pgbb_runs != 5) paste0("-runs", pgbb_runs), "-summary.csv")))
+  s <- utils::read.csv(file.path(out, paste0(reg_file(), "-summary.csv")))
   wide <- merge(s[s$noise == "contaminated", c("eps", "n", "method", "MAE", "Cov", "Width")],
                 s[s$noise == "student_t", c("eps", "n", "method", "MAE", "Cov", "Width")],
                 by = c("eps", "n", "method"), suffixes = c("_cn", "_t"))

@@ -31,6 +31,46 @@ test_that("calibration = 'asymptotic': sigma_e = sqrt((2 - 2/e) B) Delta / mu, m
                tolerance = 1e-6)
 })
 
+test_that("default lambda: Wang et al.'s fixed c = 0.01, lambda = 2 c, whatever n, epsilon or the data", {
+  # Wang, Cheng & Awan (2025) minimise (1/n) sum loss + c ||beta||^2 with c = 0.01 (and 1);
+  # the package penalises (lambda / 2) ||theta||^2, so the default is lambda = 2 * 0.01.
+  ref_lambda <- 2 * 0.01
+  p <- 2
+  for (g in list(c(n = 300, eps = 0.5), c(n = 1200, eps = 4))) {
+    n <- g[["n"]]
+    fits <- lapply(1:2, function(k) {
+      # Two data sets with the same public settings (n, p, epsilon, delta, bounds, B),
+      # the second with a different design, response scale and error law.
+      set.seed(100 + k)
+      X <- matrix(if (k == 1) runif(n * p, -1, 1) else rbeta(n * p, 0.3, 0.3) * 2 - 1, n, p)
+      y <- if (k == 1) drop(X %*% c(1, -1)) + rnorm(n) else 50 * rt(n, df = 2)
+      dp_bootstrap(X, y, loss = "ridge_huber", epsilon = g[["eps"]], delta = 1 / n,
+                   bounds = c(x = 1), B = 10, calibration = "asymptotic")
+    })
+    for (f in fits) {
+      expect_identical(f$details$lambda, ref_lambda)
+      sens <- 2 * huber_L(1.345, 0.71, p, 1) / (n * ref_lambda) + 2 * 1e-8
+      expect_equal(unname(f$ledger$sensitivity), sens, tolerance = 1e-12)
+      expect_equal(unname(f$ledger$noise_scale),
+                   sqrt((2 - 2 / exp(1)) * 10) * sens / ref_gdp_mu(g[["eps"]], 1 / n), tolerance = 1e-6)
+    }
+    # Nothing the data could change: the penalty, the sensitivity and the noise scale.
+    expect_identical(fits[[1]]$details$lambda, fits[[2]]$details$lambda)
+    expect_identical(fits[[1]]$ledger$sensitivity, fits[[2]]$ledger$sensitivity)
+    expect_identical(fits[[1]]$ledger$noise_scale, fits[[2]]$ledger$noise_scale)
+  }
+  # The former default stays reachable: lambda = 1 / sqrt(n) passed explicitly.
+  set.seed(3)
+  n <- 400
+  X <- matrix(runif(n * p, -1, 1), n, p)
+  y <- drop(X %*% c(1, -1)) + rnorm(n)
+  old <- dp_bootstrap(X, y, loss = "ridge_huber", epsilon = 1, delta = 1 / n, bounds = c(x = 1),
+                      B = 10, calibration = "asymptotic", lambda = 1 / sqrt(n))
+  expect_identical(old$details$lambda, 1 / sqrt(n))
+  expect_equal(unname(old$ledger$sensitivity), 2 * huber_L(1.345, 0.71, p, 1) / sqrt(n) + 2e-8,
+               tolerance = 1e-12)
+})
+
 test_that("the replicates carry Gaussian noise at exactly sigma_e", {
   # Identical records: every bootstrap statistic equals the full-data one, so the
   # replicates minus it are pure noise. 3000 replicates: the sd has relative MC
@@ -221,8 +261,8 @@ test_that("formula interface: pgbb-style bounds, replicates and interval in orig
   expect_equal(f2$draws[, "(Intercept)"], m$draws[, "(Intercept)"] - m$draws[, "x"] + 2.5)
   ci <- confint(f2)
   expect_true(all(ci[, 1] < ci[, 2]))
-  # Loose: the ridge penalty (lambda = 1/sqrt(n) on the scaled slope) biases it and 20
-  # noisy replicates add output noise; the exact mapping is checked above.
+  # Loose: the ridge penalty (the default lambda = 0.02 on the scaled slope) biases it and
+  # 20 noisy replicates add output noise; the exact mapping is checked above.
   expect_lt(abs(coef(f2)[["x"]] - 0.3), 0.15)
 })
 

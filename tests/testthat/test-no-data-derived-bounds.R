@@ -158,8 +158,8 @@ test_that("DP-Bootstrap: sensitivity, penalty and output-noise scale are public"
   r <- neighbours(function(d) dp_bootstrap(d, y, epsilon = 2, delta = 1e-3, bounds = c(x = 1), B = 5), X, Xfar, Xat)
   expect_identical(dpb_public(r$far), dpb_public(r$base))
   expect_identical(strip_call(r$far), strip_call(r$at))
-  # The default penalty is 1 / sqrt(n): n is public.
-  expect_identical(r$base$details$lambda, 1 / sqrt(n))
+  # The default penalty is a constant (Wang et al.'s c = 0.01, lambda = 2 c): no data, not even n.
+  expect_identical(r$base$details$lambda, 0.02)
 })
 
 test_that("the accountant takes public inputs only", {
