@@ -146,6 +146,44 @@ CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
   }
 }
 
+CORE_TEST(resampling_realised_multiplicities) {
+  // resample_multiplicities() and Resampler::last_multiplicity() count every
+  // resample exactly (a plain count is the reference), on every counter path, and
+  // for_each_resample / draw_sum report the maximum.
+  for (int m : {5, 40, 70000}) {
+    const int n = m == 70000 ? 70000 : 60;
+    const int B = m == 70000 ? 2 : 50;
+    const pgbb::ResamplePlan plan = plan_of(n, m, B, pgbb::ResampleMode::WR, 0);
+    const std::vector<int> k = pgbb::resample_multiplicities(plan);
+    pgbb::Resampler r(plan);
+    std::vector<uint32_t> idx(m), scratch(n);
+    int mx = 0;
+    for (int i = 0; i < B; ++i) {
+      r.draw(i, idx.data());
+      const int c = pgbb::max_multiplicity(idx.data(), m, scratch);
+      CHECK(k[i] == c);
+      mx = std::max(mx, c);
+    }
+    pgbb::ResamplePlan counted = plan;
+    counted.kappa = m;  // never exceeded: counts without rejecting
+    const pgbb::ResamplePass pass = pgbb::for_each_resample(counted, [](int, const uint32_t*, int) {});
+    CHECK(pass.failed_at < 0 && pass.max_mult == mx);
+    if (m < 65534) {
+      pgbb::Resampler f(counted);
+      std::vector<double> x(n, 1.0);
+      int fm = 0;
+      for (int i = 0; i < B; ++i) {
+        double sum = 0;
+        CHECK(f.draw_sum(i, idx.data(), x.data(), &sum) == 0);
+        fm = std::max(fm, f.last_multiplicity());
+      }
+      CHECK(fm == mx);
+    }
+  }
+  const std::vector<int> wor = pgbb::resample_multiplicities(plan_of(30, 10, 4, pgbb::ResampleMode::WOR, 0));
+  CHECK(wor == std::vector<int>(4, 1));
+}
+
 CORE_TEST(resampling_failure_and_interrupt_paths) {
   // n = m = 10, kappa = 1: a with-replacement resample with all 10 records distinct has
   // probability 10!/10^10 < 4e-4, so the first resample fails (Algorithm 1 returns bottom).
