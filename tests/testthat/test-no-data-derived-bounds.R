@@ -23,7 +23,7 @@ neighbours <- function(f, base, far, at, seed = 11) {
 # data-dependent noise bounds that the mechanism itself privatises).
 cr_public <- function(o) {
   o[c("scale", "d", "level", "alpha", "method", "estimator", "description", "privacy",
-      "n", "B", "m", "mode", "kappa_star", "rho", "beta", "blocks")]
+      "n", "B", "m", "mode", "kappa", "kappa_star", "multiplicity", "rho", "beta", "blocks")]
 }
 
 test_that("CR-GS: neighbours differing in an extreme record get identical sensitivities and noise", {
