@@ -43,65 +43,6 @@
 
 namespace pgbb {
 
-/// @brief The CLT moment model of s given (theta, sigma^2), built once from the
-/// released moments (m2, m4), both projected onto the PSD cone as in
-/// noisy_gibbs_linear(): t = (u, A(theta) u + x eps, w(theta)'u + 2 eps x'theta + eps^2),
-/// u = vech(x x'), so Sigma_t = L(theta) Cov(u) L(theta)' + E(theta, sigma^2).
-class LinearMomentModel {
- public:
-  LinearMomentModel(const Eigen::VectorXd& m2, const Eigen::VectorXd& m4, int p) : ix_(p) {
-    const int q = ix_.q();
-    Eigen::MatrixXd eta2_raw(p, p);
-    for (int j = 0; j < p; ++j)
-      for (int k = 0; k < p; ++k) eta2_raw(j, k) = m2[ix_.pair(j, k)];
-    Eigen::MatrixXd r2;
-    detail::psd_project(eta2_raw, eta2_, r2);
-    mu_u_.resize(q);
-    for (int a = 0; a < q; ++a) mu_u_[a] = eta2_(ix_.pairs()[a].first, ix_.pairs()[a].second);
-    Eigen::MatrixXd cov_u(q, q);
-    for (int a = 0; a < q; ++a)
-      for (int b = 0; b < q; ++b) {
-        const auto& pa = ix_.pairs()[a];
-        const auto& pb = ix_.pairs()[b];
-        cov_u(a, b) = m4[ix_.quad(pa.first, pa.second, pb.first, pb.second)] - mu_u_[a] * mu_u_[b];
-      }
-    Eigen::MatrixXd cov_u_psd;
-    detail::psd_project(cov_u, cov_u_psd, r_u_);
-    lmat_ = Eigen::MatrixXd::Zero(ix_.d(), q);
-    lmat_.topRows(q).setIdentity();
-  }
-  const MomentIndex& index() const { return ix_; }
-  const Eigen::MatrixXd& eta2() const { return eta2_; }
-
-  /// mu_t and Sigma_t (per record: the statistic's mean is n mu_t, covariance n Sigma_t).
-  void moments(const Eigen::VectorXd& theta, double sigma2, Eigen::VectorXd& mean_t,
-               Eigen::MatrixXd& cov_t) {
-    const int p = ix_.p(), q = ix_.q(), d = ix_.d();
-    lmat_.bottomRows(p + 1).setZero();
-    for (int k = 0; k < p; ++k)
-      for (int j = 0; j < p; ++j) {
-        lmat_(q + k, ix_.pair(k, j)) += theta[j];
-        lmat_(d - 1, ix_.pair(k, j)) += theta[k] * theta[j];
-      }
-    const Eigen::VectorXd e2t = eta2_ * theta;
-    mean_t.resize(d);
-    mean_t.head(q) = mu_u_;
-    mean_t.segment(q, p) = e2t;
-    mean_t[d - 1] = theta.dot(e2t) + sigma2;
-    const Eigen::MatrixXd lr = lmat_ * r_u_;
-    cov_t.noalias() = lr * lr.transpose();
-    cov_t.block(q, q, p, p) += sigma2 * eta2_;
-    cov_t.block(q, d - 1, p, 1) += 2.0 * sigma2 * e2t;
-    cov_t.block(d - 1, q, 1, p) += 2.0 * sigma2 * e2t.transpose();
-    cov_t(d - 1, d - 1) += 4.0 * sigma2 * theta.dot(e2t) + 2.0 * sigma2 * sigma2;
-  }
-
- private:
-  MomentIndex ix_;
-  Eigen::MatrixXd eta2_, r_u_, lmat_;
-  Eigen::VectorXd mu_u_;
-};
-
 /// @brief Log of the marginal posterior density of u = (theta, log sigma^2) (up to a
 /// constant), including the Jacobian sigma^2 of the log transform.
 class LinearMarginalTarget {
