@@ -97,7 +97,9 @@
 #' only about ten effective draws per slope and its intervals under-cover. The
 #' marginal sampler moves on the scale of the posterior itself: in the same setting
 #' its 400000-iteration chain holds thousands of effective draws per coefficient
-#' (about 9000 of the 20000 kept) and takes about 2.5 s instead of 10 s. The
+#' (5000-9700 of the 20000 kept, three replicates) and a fit takes 1-3 s instead of
+#' about 10 s; over the twelve cells of Table S2 (100 replicates each) its 95\%
+#' intervals covered 0.90-0.98 of the slopes, against 0.66-0.95 before. The
 #' effective sample size of every parameter is stored in `details$ess`, and a
 #' warning is given when any is below 100; longer chains cost no privacy
 #' (post-processing). A single chain that has not explored its target can
