@@ -207,6 +207,25 @@ inline bool nig_draw(const Eigen::VectorXd& s, const MomentIndex& ix, double n, 
   return true;
 }
 
+/// Starting statistic of both linear samplers: X'X from the moment release n eta2
+/// (sensitivity O(1/n), far less noisy than the X'X block of z), X'y and y'y from z,
+/// with y'y raised if needed so that the Gram matrix is positive definite. Only the
+/// starting point (post-processing of the release): it shortens burn-in, the chains'
+/// targets do not depend on it.
+inline Eigen::VectorXd start_statistic(const Eigen::VectorXd& z, const MomentIndex& ix, double nd,
+                                       const Eigen::MatrixXd& eta2) {
+  const int p = ix.p(), q = ix.q(), d = ix.d();
+  Eigen::VectorXd s0 = z;
+  Eigen::MatrixXd xx = nd * eta2;
+  xx.diagonal().array() += 1e-8 * (1.0 + xx.diagonal().maxCoeff());
+  for (int a = 0; a < q; ++a) s0[a] = xx(ix.pairs()[a].first, ix.pairs()[a].second);
+  const Eigen::VectorXd xy = z.segment(q, p);
+  const double fitted = xy.dot(xx.ldlt().solve(xy));
+  const double floor_yy = fitted + 0.05 * std::max(std::fabs(z[d - 1]), 1.0);
+  if (!(s0[d - 1] > floor_yy)) s0[d - 1] = floor_yy;
+  return s0;
+}
+
 }  // namespace detail
 
 /// @brief The CLT moment model of s given (theta, sigma^2), built once from the
@@ -327,18 +346,7 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
     if (!detail::nig_draw(s, ix, nd, prior, rng, theta, sigma2, false))
       throw std::invalid_argument("NoisyGibbs (linear): with zero noise the statistics must be valid");
   } else {
-    // X'X from the moment release n eta2 (sensitivity O(1/n), far less noisy than the
-    // X'X block of z), X'y and y'y from z, with y'y raised if needed so that the Gram
-    // matrix is positive definite. Only the starting point: it shortens burn-in, the
-    // chain's target does not depend on it.
-    Eigen::VectorXd s0 = z;
-    Eigen::MatrixXd xx = nd * eta2;
-    xx.diagonal().array() += 1e-8 * (1.0 + xx.diagonal().maxCoeff());
-    for (int a = 0; a < q; ++a) s0[a] = xx(ix.pairs()[a].first, ix.pairs()[a].second);
-    const Eigen::VectorXd xy = z.segment(q, p);
-    const double fitted = xy.dot(xx.ldlt().solve(xy));
-    const double floor_yy = fitted + 0.05 * std::max(std::fabs(z[d - 1]), 1.0);
-    if (!(s0[d - 1] > floor_yy)) s0[d - 1] = floor_yy;
+    const Eigen::VectorXd s0 = detail::start_statistic(z, ix, nd, eta2);
     if (!detail::nig_draw(s0, ix, nd, prior, rng, theta, sigma2, false))
       throw std::runtime_error("NoisyGibbs (linear): could not initialise the chain");
     s = s0;

@@ -162,27 +162,17 @@ inline MarginalDraws noisy_marginal_linear(const Eigen::VectorXd& z, double nois
     throw std::invalid_argument("NoisyGibbs (linear): the prior precision must be positive definite");
   if (!(prior.shape > 0.0) || !(prior.rate > 0.0))
     throw std::invalid_argument("NoisyGibbs (linear): the inverse-gamma prior needs positive shape and rate");
-  const int dim = p + 1, q = ix.q(), d = ix.d();
+  const int dim = p + 1;
   const double nd = static_cast<double>(n);
   LinearMarginalTarget target(z, noise_sd, m2, m4, n, p, prior);
 
-  // Start as the Gibbs sampler does: X'X from the moment release n eta2 (far less
-  // noisy than the X'X block of z), X'y and y'y from z, y'y raised if needed so the
-  // Gram matrix is positive definite; then the conjugate posterior mean given it.
+  // Start as the Gibbs sampler does: the conjugate posterior mean given a valid
+  // Gram matrix built from the release.
   Eigen::VectorXd theta(p);
   double sigma2 = 1.0;
-  {
-    Eigen::VectorXd s0 = z;
-    Eigen::MatrixXd xx = nd * target.model().eta2();
-    xx.diagonal().array() += 1e-8 * (1.0 + xx.diagonal().maxCoeff());
-    for (int a = 0; a < q; ++a) s0[a] = xx(ix.pairs()[a].first, ix.pairs()[a].second);
-    const Eigen::VectorXd xy = z.segment(q, p);
-    const double fitted = xy.dot(xx.ldlt().solve(xy));
-    const double floor_yy = fitted + 0.05 * std::max(std::fabs(z[d - 1]), 1.0);
-    if (!(s0[d - 1] > floor_yy)) s0[d - 1] = floor_yy;
-    if (!detail::nig_draw(s0, ix, nd, prior, rng, theta, sigma2, false))
-      throw std::runtime_error("NoisyGibbs (linear): could not initialise the chain");
-  }
+  if (!detail::nig_draw(detail::start_statistic(z, ix, nd, target.model().eta2()), ix, nd, prior,
+                        rng, theta, sigma2, false))
+    throw std::runtime_error("NoisyGibbs (linear): could not initialise the chain");
   Eigen::VectorXd u(dim);
   u.head(p) = theta;
   u[p] = std::log(sigma2);
