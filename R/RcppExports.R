@@ -137,6 +137,10 @@ cpp_ng_linear_gibbs <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_pre
     .Call(`_pgbb_cpp_ng_linear_gibbs`, z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed)
 }
 
+cpp_ng_linear_marginal <- function(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed) {
+    .Call(`_pgbb_cpp_ng_linear_marginal`, z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed)
+}
+
 cpp_kappa_star <- function(n, m, B, rho) {
     .Call(`_pgbb_cpp_kappa_star`, n, m, B, rho)
 }

@@ -558,6 +558,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_ng_linear_marginal
+Rcpp::List cpp_ng_linear_marginal(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2, Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean, Eigen::MatrixXd prior_precision, double prior_shape, double prior_rate, double iterations, double burn_in, double thin, Rcpp::NumericVector seed);
+RcppExport SEXP _pgbb_cpp_ng_linear_marginal(SEXP zSEXP, SEXP noise_sdSEXP, SEXP m2SEXP, SEXP m4SEXP, SEXP nSEXP, SEXP pSEXP, SEXP prior_meanSEXP, SEXP prior_precisionSEXP, SEXP prior_shapeSEXP, SEXP prior_rateSEXP, SEXP iterationsSEXP, SEXP burn_inSEXP, SEXP thinSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m2(m2SEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type m4(m4SEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Eigen::VectorXd >::type prior_mean(prior_meanSEXP);
+    Rcpp::traits::input_parameter< Eigen::MatrixXd >::type prior_precision(prior_precisionSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_shape(prior_shapeSEXP);
+    Rcpp::traits::input_parameter< double >::type prior_rate(prior_rateSEXP);
+    Rcpp::traits::input_parameter< double >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type burn_in(burn_inSEXP);
+    Rcpp::traits::input_parameter< double >::type thin(thinSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ng_linear_marginal(z, noise_sd, m2, m4, n, p, prior_mean, prior_precision, prior_shape, prior_rate, iterations, burn_in, thin, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_kappa_star
 int cpp_kappa_star(double n, double m, double B, double rho);
 RcppExport SEXP _pgbb_cpp_kappa_star(SEXP nSEXP, SEXP mSEXP, SEXP BSEXP, SEXP rhoSEXP) {
@@ -919,6 +943,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_ng_expfam_gibbs", (DL_FUNC) &_pgbb_cpp_ng_expfam_gibbs, 13},
     {"_pgbb_cpp_ng_linear_release", (DL_FUNC) &_pgbb_cpp_ng_linear_release, 9},
     {"_pgbb_cpp_ng_linear_gibbs", (DL_FUNC) &_pgbb_cpp_ng_linear_gibbs, 14},
+    {"_pgbb_cpp_ng_linear_marginal", (DL_FUNC) &_pgbb_cpp_ng_linear_marginal, 14},
     {"_pgbb_cpp_kappa_star", (DL_FUNC) &_pgbb_cpp_kappa_star, 4},
     {"_pgbb_cpp_resample_indices", (DL_FUNC) &_pgbb_cpp_resample_indices, 6},
     {"_pgbb_cpp_resample_multiplicities", (DL_FUNC) &_pgbb_cpp_resample_multiplicities, 5},

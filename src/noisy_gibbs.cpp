@@ -4,6 +4,7 @@
 
 #include "core/noisy_gibbs.h"
 #include "core/noisy_gibbs_linear.h"
+#include "core/noisy_gibbs_marginal.h"
 #include "glue.h"
 #include "interrupt.h"
 
@@ -95,4 +96,29 @@ Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::Vector
                             Rcpp::Named("sigma2") = Rcpp::wrap(d.sigma2),
                             Rcpp::Named("rejections") = static_cast<double>(d.rejections),
                             Rcpp::Named("stays") = static_cast<double>(d.stays));
+}
+
+// The marginal sampler of the linear model (core/noisy_gibbs_marginal.h): the same
+// inputs as cpp_ng_linear_gibbs, post-processing of the release only.
+// [[Rcpp::export]]
+Rcpp::List cpp_ng_linear_marginal(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2,
+                                  Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean,
+                                  Eigen::MatrixXd prior_precision, double prior_shape,
+                                  double prior_rate, double iterations, double burn_in, double thin,
+                                  Rcpp::NumericVector seed) {
+  pgbb::Rng rng = pgbb_glue::rng_from(seed);
+  pgbb::NigPrior prior;
+  prior.mean = prior_mean;
+  prior.precision = prior_precision;
+  prior.shape = prior_shape;
+  prior.rate = prior_rate;
+  const pgbb::MarginalDraws d = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
+    return pgbb::noisy_marginal_linear(z, noise_sd, m2, m4, static_cast<int64_t>(n), p, prior,
+                                       schedule_from(iterations, burn_in, thin), rng, stop);
+  });
+  return Rcpp::List::create(Rcpp::Named("theta") = Rcpp::wrap(d.theta),
+                            Rcpp::Named("sigma2") = Rcpp::wrap(d.sigma2),
+                            Rcpp::Named("acceptance") = d.acceptance,
+                            Rcpp::Named("scale") = d.scale,
+                            Rcpp::Named("proposal") = Rcpp::wrap(d.proposal));
 }

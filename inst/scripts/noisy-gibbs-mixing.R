@@ -7,6 +7,9 @@
 #   p(theta, sigma^2 | z) propto prior x N(z; n mu_t, n Sigma_t + tau^2 I)
 # (the latent statistic integrated out). It prints the coverage of the true slopes
 # by each sampler's 95% interval, interval widths and effective sample sizes.
+# This is the diagnosis of the latent-statistic sampler under the earlier default
+# prior (sampler = "gibbs", IG rate 0.01), kept as it was; the marginal sampler
+# (now the default) is measured by inst/scripts/noisy-gibbs-ess.R.
 # Usage: Rscript inst/scripts/noisy-gibbs-mixing.R --reps=15 --long=4e6 --seed=5000
 suppressPackageStartupMessages(library(pgbb))
 # A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
@@ -61,7 +64,8 @@ for (r in seq_len(reps)) {
   X <- matrix(runif(3 * n, -1, 1), n, 3, dimnames = list(NULL, c("x1","x2","x3")))
   y <- drop(X %*% beta) + rnorm(n, 0, 0.87)
   f <- suppressWarnings(noisy_gibbs(X, y, loss = "linear", epsilon = 1, delta = 1/n,
-                                    bounds = c(x = 1, y = 10), iterations = 400000))
+                                    bounds = c(x = 1, y = 10), iterations = 400000,
+                                    sampler = "gibbs", prior = list(rate = 0.01)))
   rel <- f$released; tau <- f$ledger$noise_scale[["statistics"]]
   ci400 <- confint(f)[1:3, ]
   g <- pgbb:::cpp_ng_linear_gibbs(rel$s, tau, rel$m2, rel$m4, n, 3, rep(0,3), L0, 1, 0.01, long, long / 4, 100, pgbb:::.rng_seed())

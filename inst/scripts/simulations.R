@@ -126,6 +126,9 @@ one_regression <- function(noise, n, eps, methods) {
     out$sgld <- rows("DP-SGLD", coef(f), confint(f, level = 0.95), beta_star)
   }
   if ("NoisyGibbs" %in% methods) {
+    # Package defaults: the marginal sampler and the IG(1, 1) error-variance prior
+    # (issue 21; inst/extdata/ng-rerun). The numbers in inst/extdata/sim-regression-*
+    # came from sampler = "gibbs", prior = list(rate = 0.01).
     f <- noisy_gibbs(X, d$y, loss = "linear", epsilon = eps, delta = 1 / n,
                      bounds = c(x = 1, y = 10), iterations = ng_iterations)
     out$ng <- rows("NoisyGibbs", coef(f), confint(f, level = 0.95), beta_star)

@@ -207,7 +207,89 @@ inline bool nig_draw(const Eigen::VectorXd& s, const MomentIndex& ix, double n, 
   return true;
 }
 
+/// Starting statistic of both linear samplers: X'X from the moment release n eta2
+/// (sensitivity O(1/n), far less noisy than the X'X block of z), X'y and y'y from z,
+/// with y'y raised if needed so that the Gram matrix is positive definite. Only the
+/// starting point (post-processing of the release): it shortens burn-in, the chains'
+/// targets do not depend on it.
+inline Eigen::VectorXd start_statistic(const Eigen::VectorXd& z, const MomentIndex& ix, double nd,
+                                       const Eigen::MatrixXd& eta2) {
+  const int p = ix.p(), q = ix.q(), d = ix.d();
+  Eigen::VectorXd s0 = z;
+  Eigen::MatrixXd xx = nd * eta2;
+  xx.diagonal().array() += 1e-8 * (1.0 + xx.diagonal().maxCoeff());
+  for (int a = 0; a < q; ++a) s0[a] = xx(ix.pairs()[a].first, ix.pairs()[a].second);
+  const Eigen::VectorXd xy = z.segment(q, p);
+  const double fitted = xy.dot(xx.ldlt().solve(xy));
+  const double floor_yy = fitted + 0.05 * std::max(std::fabs(z[d - 1]), 1.0);
+  if (!(s0[d - 1] > floor_yy)) s0[d - 1] = floor_yy;
+  return s0;
+}
+
 }  // namespace detail
+
+/// @brief The CLT moment model of s given (theta, sigma^2), built once from the
+/// released moments (m2, m4), both projected onto the PSD cone once (post-processing;
+/// it makes every Sigma_t a proper covariance): t = (u, A(theta) u + x eps, w(theta)'u + 2 eps x'theta + eps^2),
+/// u = vech(x x'), so Sigma_t = L(theta) Cov(u) L(theta)' + E(theta, sigma^2). Shared
+/// by the Gibbs sampler (which also needs the square roots r2 of eta2 and lr of
+/// L Cov(u) L' to draw s) and the marginal sampler (noisy_gibbs_marginal.h).
+class LinearMomentModel {
+ public:
+  LinearMomentModel(const Eigen::VectorXd& m2, const Eigen::VectorXd& m4, int p) : ix_(p) {
+    const int q = ix_.q();
+    Eigen::MatrixXd eta2_raw(p, p);
+    for (int j = 0; j < p; ++j)
+      for (int k = 0; k < p; ++k) eta2_raw(j, k) = m2[ix_.pair(j, k)];
+    detail::psd_project(eta2_raw, eta2_, r2_);
+    mu_u_.resize(q);
+    for (int a = 0; a < q; ++a) mu_u_[a] = eta2_(ix_.pairs()[a].first, ix_.pairs()[a].second);
+    Eigen::MatrixXd cov_u(q, q);
+    for (int a = 0; a < q; ++a)
+      for (int b = 0; b < q; ++b) {
+        const auto& pa = ix_.pairs()[a];
+        const auto& pb = ix_.pairs()[b];
+        cov_u(a, b) = m4[ix_.quad(pa.first, pa.second, pb.first, pb.second)] - mu_u_[a] * mu_u_[b];
+      }
+    Eigen::MatrixXd cov_u_psd;
+    detail::psd_project(cov_u, cov_u_psd, r_u_);
+    lmat_ = Eigen::MatrixXd::Zero(ix_.d(), q);
+    lmat_.topRows(q).setIdentity();
+  }
+  const MomentIndex& index() const { return ix_; }
+  const Eigen::MatrixXd& eta2() const { return eta2_; }
+  const Eigen::MatrixXd& r2() const { return r2_; }   // r2 r2' = eta2
+  const Eigen::MatrixXd& lr() const { return lr_; }   // L(theta) R_u of the last moments() call
+
+  /// mu_t and Sigma_t at (theta, sigma^2) (per record: the statistic's mean is n mu_t, covariance n Sigma_t).
+  void moments(const Eigen::VectorXd& theta, double sigma2, Eigen::VectorXd& mean_t,
+               Eigen::MatrixXd& cov_t) {
+    const int p = ix_.p(), q = ix_.q(), d = ix_.d();
+    // L(theta): rows q..q+p-1 give x x' theta, the last row theta' x x' theta.
+    lmat_.bottomRows(p + 1).setZero();
+    for (int k = 0; k < p; ++k)
+      for (int j = 0; j < p; ++j) {
+        lmat_(q + k, ix_.pair(k, j)) += theta[j];
+        lmat_(d - 1, ix_.pair(k, j)) += theta[k] * theta[j];
+      }
+    const Eigen::VectorXd e2t = eta2_ * theta;
+    mean_t.resize(d);
+    mean_t.head(q) = mu_u_;
+    mean_t.segment(q, p) = e2t;
+    mean_t[d - 1] = theta.dot(e2t) + sigma2;
+    lr_ = lmat_ * r_u_;
+    cov_t.noalias() = lr_ * lr_.transpose();
+    cov_t.block(q, q, p, p) += sigma2 * eta2_;
+    cov_t.block(q, d - 1, p, 1) += 2.0 * sigma2 * e2t;
+    cov_t.block(d - 1, q, 1, p) += 2.0 * sigma2 * e2t.transpose();
+    cov_t(d - 1, d - 1) += 4.0 * sigma2 * theta.dot(e2t) + 2.0 * sigma2 * sigma2;
+  }
+
+ private:
+  MomentIndex ix_;
+  Eigen::MatrixXd eta2_, r2_, r_u_, lmat_, lr_;
+  Eigen::VectorXd mu_u_;
+};
 
 /// @brief Noise-aware Gibbs sampler for Bayesian linear regression from the
 /// released (z, m2, m4). `noise_sd` is the Gaussian noise scale of z (tau); zero
@@ -247,22 +329,9 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
   const double nd = static_cast<double>(n), sqn = std::sqrt(nd);
 
   // Moment model from the released moments (post-processing only).
-  Eigen::MatrixXd eta2_raw(p, p);
-  for (int j = 0; j < p; ++j)
-    for (int k = 0; k < p; ++k) eta2_raw(j, k) = m2[ix.pair(j, k)];
-  Eigen::MatrixXd eta2, r2;
-  detail::psd_project(eta2_raw, eta2, r2);
-  Eigen::VectorXd mu_u(q);
-  for (int a = 0; a < q; ++a) mu_u[a] = eta2(ix.pairs()[a].first, ix.pairs()[a].second);
-  Eigen::MatrixXd cov_u(q, q);
-  for (int a = 0; a < q; ++a)
-    for (int b = 0; b < q; ++b) {
-      const auto& pa = ix.pairs()[a];
-      const auto& pb = ix.pairs()[b];
-      cov_u(a, b) = m4[ix.quad(pa.first, pa.second, pb.first, pb.second)] - mu_u[a] * mu_u[b];
-    }
-  Eigen::MatrixXd cov_u_psd, r_u;
-  detail::psd_project(cov_u, cov_u_psd, r_u);
+  LinearMomentModel model(m2, m4, p);
+  const Eigen::MatrixXd& eta2 = model.eta2();
+  const Eigen::MatrixXd& r2 = model.r2();
 
   LinearDraws out;
   const int64_t kept = schedule.kept();
@@ -277,25 +346,12 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
     if (!detail::nig_draw(s, ix, nd, prior, rng, theta, sigma2, false))
       throw std::invalid_argument("NoisyGibbs (linear): with zero noise the statistics must be valid");
   } else {
-    // X'X from the moment release n eta2 (sensitivity O(1/n), far less noisy than the
-    // X'X block of z), X'y and y'y from z, with y'y raised if needed so that the Gram
-    // matrix is positive definite. Only the starting point: it shortens burn-in, the
-    // chain's target does not depend on it.
-    Eigen::VectorXd s0 = z;
-    Eigen::MatrixXd xx = nd * eta2;
-    xx.diagonal().array() += 1e-8 * (1.0 + xx.diagonal().maxCoeff());
-    for (int a = 0; a < q; ++a) s0[a] = xx(ix.pairs()[a].first, ix.pairs()[a].second);
-    const Eigen::VectorXd xy = z.segment(q, p);
-    const double fitted = xy.dot(xx.ldlt().solve(xy));
-    const double floor_yy = fitted + 0.05 * std::max(std::fabs(z[d - 1]), 1.0);
-    if (!(s0[d - 1] > floor_yy)) s0[d - 1] = floor_yy;
+    const Eigen::VectorXd s0 = detail::start_statistic(z, ix, nd, eta2);
     if (!detail::nig_draw(s0, ix, nd, prior, rng, theta, sigma2, false))
       throw std::runtime_error("NoisyGibbs (linear): could not initialise the chain");
     s = s0;
   }
 
-  Eigen::MatrixXd lmat = Eigen::MatrixXd::Zero(d, q);  // L(theta)
-  lmat.topRows(q).setIdentity();
   Eigen::MatrixXd cmat(d, d), kmat(d, d);
   Eigen::VectorXd mean_t(d), s0(d), xi_q(q), g_p(p), eps_part(d);
   const double tau2 = noise_sd * noise_sd;
@@ -303,26 +359,11 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
   for (int64_t t = 1; t <= schedule.iterations; ++t) {
     poll_stop(should_stop, t, kGibbsPollEvery);
     if (noise_sd > 0.0) {
-      // L(theta): rows q..q+p-1 give x x' theta, the last row theta' x x' theta.
-      lmat.bottomRows(p + 1).setZero();
-      for (int k = 0; k < p; ++k)
-        for (int j = 0; j < p; ++j) {
-          lmat(q + k, ix.pair(k, j)) += theta[j];
-          lmat(d - 1, ix.pair(k, j)) += theta[k] * theta[j];
-        }
-      const Eigen::VectorXd e2t = eta2 * theta;
-      mean_t.head(q) = mu_u;
-      mean_t.segment(q, p) = e2t;
-      mean_t[d - 1] = theta.dot(e2t) + sigma2;
+      // C = n (L Cov(u) L' + E), mean n mu_t.
+      model.moments(theta, sigma2, mean_t, cmat);
       mean_t *= nd;
-      // C = n (L Cov(u) L' + E).
-      const Eigen::MatrixXd lr = lmat * r_u;
-      cmat.noalias() = lr * lr.transpose();
-      cmat.block(q, q, p, p) += sigma2 * eta2;
-      cmat.block(q, d - 1, p, 1) += 2.0 * sigma2 * e2t;
-      cmat.block(d - 1, q, 1, p) += 2.0 * sigma2 * e2t.transpose();
-      cmat(d - 1, d - 1) += 4.0 * sigma2 * theta.dot(e2t) + 2.0 * sigma2 * sigma2;
       cmat *= nd;
+      const Eigen::MatrixXd& lr = model.lr();
       Eigen::MatrixXd cz = cmat;
       cz.diagonal().array() += tau2;
       Eigen::LLT<Eigen::MatrixXd> llt(cz);

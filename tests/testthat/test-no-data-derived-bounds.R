@@ -288,6 +288,7 @@ source_allow_list <- list(
   allow("noisy_gibbs_linear.h", "std::sort(a, a + 4)", "sorting the four indices of a moment, not data"),
   allow("dp_bootstrap.h", "std::max(cand[p], hr.scale_floor)", "projection of the solver iterate onto the public domain s >= floor"),
   allow("noisy_gibbs_linear.h", "std::max(std::fabs(z[d - 1]), 1.0)", "chain start from the released statistic z (post-processing)"),
+  allow("noisy_gibbs_marginal.h", "std::max(1.0, std::fabs(u[i]))", "finite-difference step at the chain's parameter value (Laplace proposal), not data"),
   # -- C++: the estimators themselves (the statistic that is privatised) --
   allow("cr_gs.h", "std::nth_element", "upper_quantile(): the resampling quantile Q of Algorithm 2, privatised with a sensitivity from the bounds"),
   allow("cr_ss.h", "std::sort(pr.begin(), pr.end())", "order statistics for the quantile estimator and its smooth sensitivity (data-dependent by design, released through PTR)"),
