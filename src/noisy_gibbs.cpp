@@ -76,6 +76,16 @@ Rcpp::List cpp_ng_linear_release(Rcpp::NumericMatrix x, Rcpp::NumericVector y, d
   return Rcpp::List::create(Rcpp::Named("s") = s, Rcpp::Named("m2") = m2, Rcpp::Named("m4") = m4);
 }
 
+// The normal-inverse-gamma prior of both linear samplers.
+pgbb::NigPrior nig_prior(const Eigen::VectorXd& mean, const Eigen::MatrixXd& precision, double shape, double rate) {
+  pgbb::NigPrior prior;
+  prior.mean = mean;
+  prior.precision = precision;
+  prior.shape = shape;
+  prior.rate = rate;
+  return prior;
+}
+
 // [[Rcpp::export]]
 Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::VectorXd m2,
                                Eigen::VectorXd m4, double n, int p, Eigen::VectorXd prior_mean,
@@ -83,11 +93,7 @@ Rcpp::List cpp_ng_linear_gibbs(Eigen::VectorXd z, double noise_sd, Eigen::Vector
                                double prior_rate, double iterations, double burn_in, double thin,
                                Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  pgbb::NigPrior prior;
-  prior.mean = prior_mean;
-  prior.precision = prior_precision;
-  prior.shape = prior_shape;
-  prior.rate = prior_rate;
+  const pgbb::NigPrior prior = nig_prior(prior_mean, prior_precision, prior_shape, prior_rate);
   const pgbb::LinearDraws d = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::noisy_gibbs_linear(z, noise_sd, m2, m4, static_cast<int64_t>(n), p, prior,
                                     schedule_from(iterations, burn_in, thin), rng, stop);
@@ -107,11 +113,7 @@ Rcpp::List cpp_ng_linear_marginal(Eigen::VectorXd z, double noise_sd, Eigen::Vec
                                   double prior_rate, double iterations, double burn_in, double thin,
                                   Rcpp::NumericVector seed) {
   pgbb::Rng rng = pgbb_glue::rng_from(seed);
-  pgbb::NigPrior prior;
-  prior.mean = prior_mean;
-  prior.precision = prior_precision;
-  prior.shape = prior_shape;
-  prior.rate = prior_rate;
+  const pgbb::NigPrior prior = nig_prior(prior_mean, prior_precision, prior_shape, prior_rate);
   const pgbb::MarginalDraws d = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::noisy_marginal_linear(z, noise_sd, m2, m4, static_cast<int64_t>(n), p, prior,
                                        schedule_from(iterations, burn_in, thin), rng, stop);

@@ -226,6 +226,26 @@ inline Eigen::VectorXd start_statistic(const Eigen::VectorXd& z, const MomentInd
   return s0;
 }
 
+/// Checks of the released statistics shared by the Gibbs and the marginal sampler.
+inline void check_linear_release(const Eigen::VectorXd& z, const Eigen::VectorXd& m2, const Eigen::VectorXd& m4,
+                                 int64_t n, const MomentIndex& ix) {
+  if (z.size() != ix.d() || m2.size() != ix.q() || m4.size() != ix.q4())
+    throw std::invalid_argument("NoisyGibbs (linear): released statistics have the wrong length");
+  if (!z.allFinite() || !m2.allFinite() || !m4.allFinite())
+    throw std::invalid_argument("NoisyGibbs (linear): released statistics must be finite");
+  if (n < 1) throw std::invalid_argument("NoisyGibbs (linear): need at least one record");
+}
+
+/// Checks of the normal-inverse-gamma prior shared by both samplers.
+inline void check_nig_prior(const NigPrior& prior, int p) {
+  if (prior.mean.size() != p || prior.precision.rows() != p || prior.precision.cols() != p)
+    throw std::invalid_argument("NoisyGibbs (linear): the prior has the wrong dimension");
+  if (Eigen::LLT<Eigen::MatrixXd>(prior.precision).info() != Eigen::Success)
+    throw std::invalid_argument("NoisyGibbs (linear): the prior precision must be positive definite");
+  if (!(prior.shape > 0.0) || !(prior.rate > 0.0))
+    throw std::invalid_argument("NoisyGibbs (linear): the inverse-gamma prior needs positive shape and rate");
+}
+
 }  // namespace detail
 
 /// @brief The CLT moment model of s given (theta, sigma^2), built once from the
@@ -312,20 +332,11 @@ inline LinearDraws noisy_gibbs_linear(const Eigen::VectorXd& z, double noise_sd,
   schedule.validate();
   const MomentIndex ix(p);
   const int q = ix.q(), d = ix.d();
-  if (z.size() != d || m2.size() != q || m4.size() != ix.q4())
-    throw std::invalid_argument("NoisyGibbs (linear): released statistics have the wrong length");
-  if (!z.allFinite() || !m2.allFinite() || !m4.allFinite())
-    throw std::invalid_argument("NoisyGibbs (linear): released statistics must be finite");
-  if (n < 1) throw std::invalid_argument("NoisyGibbs (linear): need at least one record");
+  detail::check_linear_release(z, m2, m4, n, ix);
   if (!(noise_sd >= 0.0) || !std::isfinite(noise_sd))
     throw std::invalid_argument("NoisyGibbs (linear): the noise scale must be finite and non-negative");
-  if (prior.mean.size() != p || prior.precision.rows() != p || prior.precision.cols() != p)
-    throw std::invalid_argument("NoisyGibbs (linear): the prior has the wrong dimension");
-  if (Eigen::LLT<Eigen::MatrixXd>(prior.precision).info() != Eigen::Success)
-    throw std::invalid_argument("NoisyGibbs (linear): the prior precision must be positive definite");
+  detail::check_nig_prior(prior, p);
   if (max_tries < 1) throw std::invalid_argument("NoisyGibbs (linear): max_tries must be at least 1");
-  if (!(prior.shape > 0.0) || !(prior.rate > 0.0))
-    throw std::invalid_argument("NoisyGibbs (linear): the inverse-gamma prior needs positive shape and rate");
   const double nd = static_cast<double>(n), sqn = std::sqrt(nd);
 
   // Moment model from the released moments (post-processing only).

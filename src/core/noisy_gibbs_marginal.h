@@ -149,19 +149,10 @@ inline MarginalDraws noisy_marginal_linear(const Eigen::VectorXd& z, double nois
                                            const StopCallback& should_stop = nullptr) {
   schedule.validate();
   const MomentIndex ix(p);
-  if (z.size() != ix.d() || m2.size() != ix.q() || m4.size() != ix.q4())
-    throw std::invalid_argument("NoisyGibbs (linear): released statistics have the wrong length");
-  if (!z.allFinite() || !m2.allFinite() || !m4.allFinite())
-    throw std::invalid_argument("NoisyGibbs (linear): released statistics must be finite");
-  if (n < 1) throw std::invalid_argument("NoisyGibbs (linear): need at least one record");
+  detail::check_linear_release(z, m2, m4, n, ix);
   if (!(noise_sd > 0.0) || !std::isfinite(noise_sd))
     throw std::invalid_argument("NoisyGibbs (linear, marginal): the noise scale must be positive and finite");
-  if (prior.mean.size() != p || prior.precision.rows() != p || prior.precision.cols() != p)
-    throw std::invalid_argument("NoisyGibbs (linear): the prior has the wrong dimension");
-  if (Eigen::LLT<Eigen::MatrixXd>(prior.precision).info() != Eigen::Success)
-    throw std::invalid_argument("NoisyGibbs (linear): the prior precision must be positive definite");
-  if (!(prior.shape > 0.0) || !(prior.rate > 0.0))
-    throw std::invalid_argument("NoisyGibbs (linear): the inverse-gamma prior needs positive shape and rate");
+  detail::check_nig_prior(prior, p);
   const int dim = p + 1;
   const double nd = static_cast<double>(n);
   LinearMarginalTarget target(z, noise_sd, m2, m4, n, p, prior);
