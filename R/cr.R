@@ -7,8 +7,10 @@
 
 # Public resampling plan: sizes, mode, rho and the multiplicity factor `kappa`
 # that scales the sensitivities, with `check` the threshold of Algorithm 1 (0: no
-# check). multiplicity = "bound" is the paper's Algorithm 1: kappa = kappa* of eq.
-# (4), resamples rejected above it. "realised" leaves kappa to .cr_realise().
+# check, multiplicities not counted). multiplicity = "bound" is the paper's
+# Algorithm 1: kappa = kappa* of eq. (4), resamples rejected above it. "realised"
+# sets the threshold to m, which no resample exceeds: the passes count the realised
+# multiplicities and reject nothing; kappa is set from them (.cr_realise, cr_gs).
 .cr_plan <- function(n, m, B, mode, rho, multiplicity = "bound") {
   if (n < 3) .arg_fail("x", "a data set with at least 3 records")
   m <- if (is.null(m)) as.integer(ceiling(n / log(n))) else .check_count(m, "m", min = 2, max = n)
@@ -17,8 +19,9 @@
   rho <- if (is.null(rho)) 1 / n else .check_open_unit(rho, "rho")
   bound <- mode == "wr" && multiplicity == "bound"
   kappa <- if (bound) kappa_star(n, m, B, rho) else 1L   # eq. (4); WOR: kappa* = 1
+  check <- if (bound) kappa else if (mode == "wr") m else 0L
   list(n = as.integer(n), m = as.integer(m), B = as.integer(B), mode = mode, rho = rho,
-       kappa = as.integer(kappa), check = if (bound) as.integer(kappa) else 0L,
+       kappa = as.integer(kappa), check = as.integer(check),
        multiplicity = if (mode == "wr") multiplicity else "none", mult = integer(0))
 }
 
@@ -41,36 +44,26 @@
   plan
 }
 
-.check_multiplicity <- function(multiplicity) {
-  if (!is.character(multiplicity) || length(multiplicity) != 1L || !(multiplicity %in% c("realised", "bound")))
-    .arg_fail("multiplicity", "\"realised\" (the default) or \"bound\" (the paper's kappa* of eq. 4 with Algorithm 1's check)")
-  multiplicity
-}
-
 # Non-private CR-GS statistics theta(D) and d_i = ||theta(D[S_i]) - theta(D)||_2
 # on the resamples drawn from `seed`. Returns list(theta_hat, dist) or signals
 # the multiplicity failure. Internal: the privacy tests call it on neighbouring
 # data sets with the same seed (same indices).
 .cr_gs_stats <- function(spec, plan, seed) {
-  realised <- identical(plan$multiplicity, "realised")
-  # Realised multiplicities are counted in the same pass: a threshold of m is never exceeded.
-  check <- if (realised) plan$m else plan$check
   if (spec$kind == "r") {
     .check_memory(as.numeric(plan$B) * plan$m, "B * m")
-    res <- cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode, check, seed)
+    res <- cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode, plan$check, seed)
     if (res$failed_at > 0L) return(list(failed_at = res$failed_at, failed_mult = res$failed_mult))
-    max_mult <- if (realised) max(apply(res$indices, 1L, function(r) max(tabulate(r, plan$n)))) else 0L
     theta_hat <- .user_estimate(spec$fun, spec$x)
     est <- vapply(seq_len(plan$B), function(i) {
       th <- .user_estimate(spec$fun, .rows(spec$x, res$indices[i, ]))
       if (length(th) != length(theta_hat)) stop("'estimator$fun' must return vectors of one fixed length.", call. = FALSE)
       sqrt(sum((th - theta_hat)^2))
     }, 0)
-    return(list(theta_hat = theta_hat, dist = est, failed_at = 0L, max_mult = max_mult))
+    return(list(theta_hat = theta_hat, dist = est, failed_at = 0L, max_mult = res$max_mult))
   }
   keep <- !is.null(spec$transform)
   res <- cpp_cr_gs_stats(spec$x, as.numeric(spec$y), spec$kind, spec$params, spec$bounds$lower,
-                         spec$bounds$upper, plan$m, plan$B, plan$mode, check, seed, keep)
+                         spec$bounds$upper, plan$m, plan$B, plan$mode, plan$check, seed, keep)
   if (res$failed_at > 0L) return(res)
   if (keep) {
     g <- spec$transform
@@ -116,7 +109,7 @@
       ss_i <- chk(ssf(xi, beta), "smooth_sensitivity")
       ssmax <- max(ssmax, ss_i)
       # A user's statistic has only the generic telescoping factor of Appendix F.1.
-      if (length(plan$mult)) ssw <- max(ssw, ss_i * expm1(plan$mult[i] * beta) / expm1(beta))
+      if (length(plan$mult)) ssw <- max(ssw, ss_i * .telescoping_factor(plan$mult[i], beta))
     }
     return(list(theta_hat = theta_hat, ss_full = ss_full, ss_resample_max = ssmax, ss_resample_weighted = ssw,
                 dist = d, failed_at = 0L))
@@ -137,8 +130,12 @@
 # the data.
 .cr_ss_s <- function(st, plan, beta) {
   if (length(plan$mult)) return(st$ss_resample_weighted + st$ss_full)
-  st$ss_resample_max * expm1(plan$kappa * beta) / expm1(beta) + st$ss_full
+  st$ss_resample_max * .telescoping_factor(plan$kappa, beta) + st$ss_full
 }
+
+# Lemma 5.5's factor for c changed entries, (e^{c beta} - 1) / (e^beta - 1): the
+# generic SmoothEstimator::multi_change_factor of src/core/cr_ss.h.
+.telescoping_factor <- function(c, beta) expm1(c * beta) / expm1(beta)
 
 # (epsilon, delta)-DP equivalent reported with every release: mu-GDP (or
 # (mu, delta)-GDP) implies (epsilon, delta + 1/n)-DP with epsilon = gdp_epsilon(mu, 1/n)
@@ -379,7 +376,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
   if (missing(bounds)) bounds <- NULL
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_gs()")
-  plan <- .cr_plan(spec$n, m, B, mode, rho, .check_multiplicity(.match_arg(multiplicity)))
+  plan <- .cr_plan(spec$n, m, B, mode, rho, .match_arg(multiplicity))
   st <- .cr_gs_stats(spec, plan, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)
   if (identical(plan$multiplicity, "realised")) {
@@ -495,7 +492,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")
   spec <- .cr_ss_spec(estimator, x, prob, bounds, dots)
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_ss()")
-  plan <- .cr_plan(spec$n, m, B, mode, rho, .check_multiplicity(.match_arg(multiplicity)))
+  plan <- .cr_plan(spec$n, m, B, mode, rho, .match_arg(multiplicity))
   seed <- .rng_seed()
   plan <- .cr_realise(plan, seed)   # realised: kappa = max_i kappa(S_i), before beta is chosen
   # eq. (6), with the realised kappa in place of kappa* when multiplicity = "realised":

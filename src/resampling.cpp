@@ -27,7 +27,8 @@ Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa
   });
   return Rcpp::List::create(Rcpp::Named("indices") = out,
                             Rcpp::Named("failed_at") = pass.failed_at + 1,
-                            Rcpp::Named("failed_mult") = pass.failed_mult);
+                            Rcpp::Named("failed_mult") = pass.failed_mult,
+                            Rcpp::Named("max_mult") = pass.max_mult);
 }
 
 // Realised multiplicity kappa(S_i) of each of the B resamples drawn from `seed`

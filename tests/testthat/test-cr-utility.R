@@ -77,46 +77,46 @@ test_that("CR-SS median and degenerate U-statistic: coverage and width (Table 4,
   # was mostly 0.4-2 here, occasionally just above the warning's threshold of 3: the
   # warning fires exactly below it (it is computed from released numbers) and for
   # at least 90% of the positive radii.
-  warned <- 0L; positive <- 0L; below <- 0L
-  counted <- function(fit_expr) {
-    fit <- withCallingHandlers(fit_expr, pgbb_radius_noise = function(w) {
-      warned <<- warned + 1L
-      invokeRestart("muffleWarning")
-    })
-    positive <<- positive + (fit$q_tilde > 0)
-    below <<- below + (fit$q_tilde > 0 && fit$q_tilde < 3 * 2 * fit$noise$radius_bound / 8)
-    fit
+  # One WR run of 200 data sets, counting the radius-noise warnings, the positive radii
+  # and those below 3 noise sd.
+  wr_run <- function(gen, est, bounds, multiplicity) {
+    warned <- 0L; positive <- 0L; below <- 0L
+    fit_one <- function(x) {
+      fit <- withCallingHandlers(
+        cr_ss(x, est, mu = 8, delta = 1e-6, bounds = bounds, mode = "wr", multiplicity = multiplicity),
+        pgbb_radius_noise = function(w) {
+          warned <<- warned + 1L
+          invokeRestart("muffleWarning")
+        })
+      positive <<- positive + (fit$q_tilde > 0)
+      below <<- below + (fit$q_tilde > 0 && fit$q_tilde < 3 * 2 * fit$noise$radius_bound / 8)
+      fit
+    }
+    r <- sim_cr(gen, fit_one, 0, 200)
+    c(r, list(warned = warned, positive = positive, below = below))
   }
-  med_wr <- sim_cr(function() runif(n, -1, 1),
-                   function(x) counted(cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wr",
-                                                      multiplicity = "bound")), 0, 200)
-  expect_gt(med_wr$cov, 0.44); expect_lt(med_wr$cov, 0.72)
-  expect_gt(positive, 0L)
-  expect_equal(warned, below)
-  expect_gte(warned, 0.9 * positive)
-  warned <- 0L; positive <- 0L; below <- 0L
-  us_wr <- sim_cr(function() runif(n, -0.5, 0.5),
-                  function(x) counted(cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wr",
-                                                     multiplicity = "bound")), 0, 200)
-  expect_gt(us_wr$cov, 0.45); expect_lt(us_wr$cov, 0.75)
-  expect_gt(positive, 0L)
-  expect_equal(warned, below)
-  expect_gte(warned, 0.9 * positive)
+  unif <- function() runif(n, -1, 1)
+  half <- function() runif(n, -0.5, 0.5)
+  for (r in list(list(cov = c(0.44, 0.72), run = wr_run(unif, "quantile", c(-1, 1), "bound")),
+                 list(cov = c(0.45, 0.75), run = wr_run(half, "ustat_product", c(-0.5, 0.5), "bound")))) {
+    expect_gt(r$run$cov, r$cov[1]); expect_lt(r$run$cov, r$cov[2])
+    expect_gt(r$run$positive, 0L)
+    expect_equal(r$run$warned, r$run$below)
+    expect_gte(r$run$warned, 0.9 * r$run$positive)
+  }
   # The default, realised multiplicities: measured 0.80 / 72e-3 (median) and 0.74 /
   # 1.83e-4 (U-statistic) over 400 data sets (inst/extdata/cr-table4*.csv); with 200
   # data sets the coverage sd is about 0.03, so bands of 4 sd (0.12) catch a return
   # to the kappa* noise (0.52-0.60) and a loss of the radius noise alike. The warning
   # still fires exactly when the released radius is below 3 noise sd.
-  warned <- 0L; positive <- 0L; below <- 0L
-  med_r <- sim_cr(function() runif(n, -1, 1),
-                  function(x) counted(cr_ss(x, "quantile", mu = 8, delta = 1e-6, bounds = c(-1, 1), mode = "wr")), 0, 200)
+  med_r <- wr_run(unif, "quantile", c(-1, 1), "realised")
   expect_gt(med_r$cov, 0.68); expect_lt(med_r$cov, 0.92)
   expect_equal(1000 * med_r$len, 72, tolerance = 0.25)
-  us_r <- sim_cr(function() runif(n, -0.5, 0.5),
-                 function(x) counted(cr_ss(x, "ustat_product", mu = 8, delta = 1e-6, bounds = c(-0.5, 0.5), mode = "wr")), 0, 200)
+  expect_equal(med_r$warned, med_r$below)
+  us_r <- wr_run(half, "ustat_product", c(-0.5, 0.5), "realised")
   expect_gt(us_r$cov, 0.62); expect_lt(us_r$cov, 0.86)
   expect_equal(1e4 * us_r$len, 1.83, tolerance = 0.25)
-  expect_equal(warned, below)
+  expect_equal(us_r$warned, us_r$below)
 })
 
 test_that("CR-SS without replacement at n = 10000 (Table 4)", {

@@ -271,8 +271,7 @@ source_allow_list <- list(
   allow("formula-adapters.R", "max(abs(yb))", "response bound B_y from the DECLARED public range bounds$.response, not from the data"),
   # -- R: the mechanism's own statistic, privatised by the mechanism --
   allow("cr.R", "plan$kappa <- max(plan$mult)", "the realised multiplicity: a function of the resample indices only, drawn independently of the data (see .cr_realise)"),
-  allow("cr.R", "max_mult <- if (realised) max(apply(res$indices", "the realised multiplicity of the R-estimator path, from the indices only"),
-  allow("cr.R", "ssw <- max(ssw, ss_i * expm1(plan$mult[i] * beta)", "max_i f(kappa_i) SS_beta(D[S_i]) of the realised s(D): data-dependent by design, released only through PTR-GDP, valid because it is kappa beta-smooth (tested exhaustively in test-cr-ss.R)"),
+  allow("cr.R", "ssw <- max(ssw, ss_i * .telescoping_factor(plan$mult[i], beta))", "max_i f(kappa_i) SS_beta(D[S_i]) of the realised s(D): data-dependent by design, released only through PTR-GDP, valid because it is kappa beta-smooth (tested exhaustively in test-cr-ss.R)"),
   allow("cr.R", "ssmax <- max(ssmax", "max_i SS_beta(D[S_i]) of Lemma 5.5: data-dependent by design, released only through PTR-GDP (Lemma 5.4, Theorem 5.6), valid because it is kappa* beta-smooth"),
   # -- R: not private (documented as such) --
   allow("audit.R", "max(0, eps_lo)", "audit_privacy: statistics of a mechanism's released outputs"),
