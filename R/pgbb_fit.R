@@ -384,7 +384,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   .check_trained_finite(fit$draws, ledger$sigma)
   fit$box_share <- .box_shoulder_share(.stack_runs(ev$runs), fit$box, .loss_log_coords(loss, d))
   .warn_box_shoulders(fit$box_share)
-  .warn_noise_dominates(fit$variability)
+  .warn_noise_dominates(fit$variability, private = ledger$sigma > 0)
   fit
 }
 

@@ -34,6 +34,8 @@ else
   echo "skip  census1980 (no $data/census80.dta)"
 fi
 run birthweight inst/scripts/birthweight.R --reps=1 --eps=4 --iterations=200 --sgld_iterations=2000 --out="$out"
+run schedule-study inst/scripts/schedule-study.R --app=natality --eps=4,Inf --reps=1 --configs=base,single \
+  --iterations=200 --out="$out"
 run birthweight-scale inst/scripts/birthweight-scale.R --n=20000 --eps=1 --iterations=200 --out="$out"
 echo "outputs in $out"
 exit $fail

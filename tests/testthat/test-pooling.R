@@ -71,6 +71,31 @@ test_that("the noise warning names the coefficients whose between-run spread dom
   expect_no_warning(pgbb:::.warn_noise_dominates(pgbb:::.pool_runs(runs[1])$variability))
 })
 
+test_that("the noise warning of a non-private fit blames the optimiser, never privacy noise", {
+  set.seed(3)
+  runs <- fake_runs(4, 500, c(slope = 1), s_w = 1, s_b = 0)
+  for (r in seq_along(runs)) runs[[r]][, 1, 1] <- runs[[r]][, 1, 1] + 10 * r
+  v <- pgbb:::.pool_runs(runs)$variability
+  w_priv <- tryCatch(pgbb:::.warn_noise_dominates(v), warning = conditionMessage)
+  w_np <- tryCatch(pgbb:::.warn_noise_dominates(v, private = FALSE), warning = conditionMessage)
+  expect_match(w_priv, "privacy noise and the optimiser's error")
+  expect_match(w_priv, "more iterations per training", fixed = TRUE)
+  expect_match(w_np, "no privacy noise was added", fixed = TRUE)
+  expect_no_match(w_np, "privacy noise and|epsilon")
+  # End to end: a non-private pgbb() whose short runs disagree says so without
+  # blaming privacy noise (sigma = 0 is recorded in the ledger).
+  d <- data.frame(x = runif(300))
+  d$y <- d$x + rnorm(300)
+  msgs <- character(0)
+  withCallingHandlers(
+    pgbb(y ~ x, data = d, loss = "huber", epsilon = Inf, bounds = list(x = c(0, 1), .response = c(-4, 5)),
+         control = pgbb_control(iterations = 6, runs = 3, hidden = 4, draws = 50)),
+    pgbb_noise_dominates = function(w) { msgs <<- c(msgs, conditionMessage(w)); invokeRestart("muffleWarning") })
+  # Two iterations per run leave the runs far apart: the warning must fire.
+  expect_gte(length(msgs), 1L)
+  for (m in msgs) expect_no_match(m, "privacy noise and")
+})
+
 test_that("a fit of R runs is accounted as R T K releases and trains R different generators", {
   set.seed(4)
   n <- 2000
