@@ -8,7 +8,8 @@
 # separates the optimiser's error from the privacy noise.
 #   Rscript inst/scripts/schedule-study.R --app=natality --eps=4,1 --reps=10
 #   Rscript inst/scripts/schedule-study.R --app=census --data=/path/to/census80.dta
-# Options: --app (natality, census) --eps --reps --seed (first seed; fit r uses
+#   Rscript inst/scripts/schedule-study.R --app=tables2 --noise=contaminated --n=10000 --eps=1 --reps=20
+# Options: --app (natality, census, tables2) --eps --reps --seed (first seed; fit r uses
 #   seed + r - 1) --configs (names from `configs` below) --out (directory)
 #   --iterations (the application's T: paper 10,000 natality, 5,000 Census).
 # Appends one row per term and level and fit to schedule-study-<app>.csv (columns
@@ -36,7 +37,10 @@ configs <- list(
   single = list(runs = 1),                                     # the paper's one training of T
   one_draw = list(mc = 1, iterations_factor = 5),              # K = 1, 5 T: same releases and sigma
   one_draw_shared = list(mc = 1, iterations_factor = 5, share_partition = TRUE),
-  long_runs = list(iterations_factor = 5))                     # 5 runs of T each: sigma for 5 T K releases
+  long_runs = list(iterations_factor = 5),                     # 5 runs of T each: sigma for 5 T K releases
+  shared = list(share_partition = TRUE),                       # the runs on one partition
+  shared_tail_average = list(share_partition = TRUE, lr_floor = 0.1, average_from = 0.5),
+  shared_runs10 = list(share_partition = TRUE, runs = 10))
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
@@ -71,7 +75,46 @@ if (sys.nframe() == 0L) {
     bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1), .response = c(0, log(75000)))
     taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
     paper <- list(iterations = 5000); unit <- function(term) ifelse(term == "educ", 100, 1)
-  } else stop("--app: natality or census")
+  } else if (app == "tables2") {
+    # Table S2's regression (Section 5.1) through pgbb(y ~ x1 + x2 + x3), with an
+    # intercept as a user writes it, at the simulations.R settings; one cell per
+    # run of the script (--noise, --n), replicate r on the data of seed 2026 + r.
+    # err, w and cov are against the true slopes.
+    noise <- script_opt("noise", "contaminated"); n <- script_opt("n", 10000)
+    beta_star <- c(x1 = 1.5, x2 = -1.5, x3 = 1.0)
+    bounds <- list(x1 = c(-1, 1), x2 = c(-1, 1), x3 = c(-1, 1), .response = c(-10, 10))
+  } else stop("--app: natality, census or tables2")
+  if (app == "tables2") {
+    file <- file.path(out, "schedule-study-tables2.csv")
+    for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
+      cfg <- configs[[tag]]
+      cfg$iterations_factor <- NULL
+      ctl <- do.call(pgbb_control, utils::modifyList(
+        list(blocks = 20, rate = 0.1, iterations = 10000, mc = 1, learning_rate = 5e-4, draws = 2000), cfg))
+      set.seed(2026 + r)
+      X <- matrix(stats::runif(3 * n, -1, 1), n, 3, dimnames = list(NULL, names(beta_star)))
+      e <- if (noise == "student_t") 0.5 * stats::rt(n, df = 3) else
+        ifelse(stats::runif(n) < 0.9, stats::rnorm(n, 0, 0.5), stats::rnorm(n, 0, 4))
+      d <- data.frame(X, y = drop(X %*% beta_star) + e)
+      t0 <- proc.time()[["elapsed"]]
+      fit <- suppressMessages(suppressWarnings(pgbb::pgbb(
+        y ~ x1 + x2 + x3, data = d, loss = "huber", epsilon = eps, delta = 1 / n, bounds = bounds,
+        control = ctl), classes = "pgbb_noise_dominates"))
+      ci <- stats::confint(fit)[names(beta_star), , drop = FALSE]
+      row <- data.frame(term = names(beta_star), tau = NA, err = stats::coef(fit)[names(beta_star)] - beta_star,
+                        w = ci[, 2] - ci[, 1], cov = ci[, 1] <= beta_star & beta_star <= ci[, 2],
+                        tag = tag, eps = eps, seed = r, secs = proc.time()[["elapsed"]] - t0,
+                        cell = paste(noise, n))
+      utils::write.table(row, file, sep = ",", append = file.exists(file), col.names = !file.exists(file),
+                         row.names = FALSE)
+      message(format(Sys.time(), "%H:%M:%S "), "Table S2 ", noise, " ", n, ": ", tag, ", eps = ", eps,
+              ", replicate ", r, " of ", reps)
+    }
+    d <- utils::read.csv(file)
+    print(stats::aggregate(cbind(MAE = abs(err), Width = w, Cov = cov) ~ tag + cell + eps, d, mean),
+          digits = 3, row.names = FALSE)
+    quit(save = "no")
+  }
   # The non-private rq fit (coefficients only: its intervals are not used here).
   cf <- stats::coef(quantreg::rq(formula, tau = taus, data = d))
   refd <- data.frame(term = rep(rownames(cf), length(taus)), tau = rep(taus, each = nrow(cf)),
