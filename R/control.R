@@ -85,7 +85,8 @@
 #'   generator's weights during training, as in [pgbb_fit()].
 #' @param share_partition `TRUE`: the `runs` trainings share one random
 #'   partition and the pooled draws average their deviations at common block
-#'   weights (see [pgbb_fit()]); default `FALSE`.
+#'   weights, drawn as a t on `blocks - 1` degrees of freedom (see
+#'   [pgbb_fit()]); default `FALSE`.
 #' @param threads Threads for the training's subset pass, as in [pgbb_fit()]:
 #'   `NULL` (default) for `getOption("pgbb.threads", 1)`. Every value gives the
 #'   same fit bit for bit.

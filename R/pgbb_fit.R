@@ -114,9 +114,11 @@
 #'   partition (fresh subsampling and noise each) and the pooled draws average
 #'   the runs' deviations at common block weights, which keeps the blocked
 #'   bootstrap's sampling spread and divides by `runs` the spread each run's
-#'   gradient noise adds (see [pgbb()], 'Noise-aware intervals'). The
-#'   guarantee is the same: it holds for every fixed partition. Default `FALSE`
-#'   (a fresh partition per run).
+#'   gradient noise adds (see [pgbb()], 'Noise-aware intervals'). One
+#'   partition's spread rests on `blocks - 1` degrees of freedom, so the
+#'   averaged deviations are drawn as a t on that many (a per-draw scale
+#'   factor: post-processing). The guarantee is the same: it holds for every
+#'   fixed partition. Default `FALSE` (a fresh partition per run).
 #' @param mc Monte Carlo draws `K` of the block weights per iteration.
 #' @param hidden Widths of the hidden layers.
 #' @param optimizer `"adam"` or `"sgd"`.

@@ -24,10 +24,12 @@
 
 # Pools a list of per-run draw arrays [draw, parameter, level] (all at the same
 # block weights). Returns the pooled array and the variability decomposition.
-# `shared`: the runs were trained on one partition (see .shared_deviation()).
-.pool_runs <- function(per_run, shared = FALSE) {
+# `shared`: the runs were trained on one partition (see .shared_deviation()),
+# of `blocks` blocks (see .partition_df()).
+.pool_runs <- function(per_run, shared = FALSE, blocks = NULL) {
   mom <- .run_moments(per_run, shared)
   R <- mom$R
+  mom$nu_w <- if (!is.null(mom$dev) && !is.null(blocks)) .partition_df(blocks) else Inf
   if (R == 1L) return(list(draws = per_run[[1L]], variability = .variability_table(mom, per_run[[1L]])))
   n <- nrow(mom$flat[[1L]])
   mc <- sweep(mom$m, 2L, mom$mbar)                               # centred run means
@@ -37,7 +39,8 @@
   e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), sqrt(mom$b_var / R), nu)
   a1 <- per_run[[1L]]
   if (!is.null(mom$dev)) {
-    out <- e + sweep(mom$dev, 2L, mom$mbar, "+")
+    dev <- mom$dev * .t_scale_factors(n, mom$nu_w)
+    out <- e + sweep(dev, 2L, mom$mbar, "+")
     return(list(draws = array(out, dim(a1), dimnames(a1)), variability = .variability_table(mom, a1)))
   }
   run_of_draw <- ((seq_len(n) - 1L) %% R) + 1L
@@ -86,6 +89,41 @@
   nu
 }
 
+# Degrees of freedom of the sampling spread of ONE partition. Given the
+# partition, a blocked Bayesian-bootstrap draw is, to first order, the
+# estimate plus sum_s (u_s - 1/S) a_s, with a_s the influence summed over
+# block s: its spread is that of S block sums, a variance estimate on S - 1
+# degrees of freedom (gamma* matches it to the ordinary bootstrap's only on
+# average over partitions). Quantiles of one partition's draws are therefore
+# those of a normal with an estimated variance, and cover like a z interval
+# on S - 1 degrees of freedom: measured on a mean (n = 2,000, 2,000 data sets)
+# 0.865 at S = 5 and 0.934 at S = 20 (t theory: 0.878, 0.935), while five
+# fresh partitions pooled cover 0.943 and 0.951 (about R (S - 1) degrees of
+# freedom). Runs on a shared partition have one partition's spread.
+.partition_df <- function(blocks) blocks - 1
+
+# Per-draw factors sqrt(nu / chi^2_nu): a deviation multiplied by one of them
+# is t-distributed on nu degrees of freedom where it was normal, the standard
+# way of carrying an estimated variance into the draws. One factor per draw,
+# common to its coordinates, so the joint shape (a multivariate t) is kept.
+# Measured as above: one partition's interval at S = 5 then covers 0.950 (was
+# 0.867) at 1.43 times the width; at S = 20, 0.948 (was 0.935) at 1.07.
+.t_scale_factors <- function(n, nu) {
+  if (!is.finite(nu)) return(rep(1, n))
+  g <- cpp_rng_sample("gamma", as.integer(n), nu / 2, .post_seed())   # chi^2_nu / 2
+  sqrt(nu / (2 * g))
+}
+
+# Total degrees of freedom of W + B / R when W itself rests on nu_w degrees of
+# freedom (Satterthwaite); nu_w = Inf is .satterthwaite_df().
+.total_df <- function(w_var, b_var, R, nu_w) {
+  if (!is.finite(nu_w)) return(.satterthwaite_df(w_var, b_var, R))
+  tot <- w_var + b_var / R
+  nu <- tot^2 / (w_var^2 / nu_w + (b_var / R)^2 / (R - 1))
+  nu[!is.finite(nu)] <- nu_w
+  nu
+}
+
 # Gaussian coordinates with sd `s` to scaled t's on `nu` degrees of freedom,
 # each through its own quantile map (monotone, so the joint ranks are kept).
 .to_scaled_t <- function(e, s, nu) {
@@ -111,7 +149,7 @@
   total <- if (R > 1L) w_var + b_var / R else w_var
   data.frame(term = rep(terms, times = dims[3L]), level = rep(levels, each = dims[2L]),
              within = sqrt(w_var), between = sqrt(b_var), total = sqrt(total),
-             df = if (R > 1L) .satterthwaite_df(w_var, b_var, R) else NA_real_,
+             df = if (R > 1L) .total_df(w_var, b_var, R, mom$nu_w %||% Inf) else NA_real_,
              noise_share = if (R > 1L) (b_var / R) / total else NA_real_,
              runs = R, shared_partition = !is.null(mom$dev), stringsAsFactors = FALSE)
 }

@@ -76,7 +76,7 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
   runs <- length(fit$generator$more_layers) + 1L
   .check_memory(n * fit$d * max(1, length(tau)) * (runs + 1), "n * parameters * levels * runs")
   per_run <- .run_draws(fit, n, tau)
-  pooled <- .pool_runs(per_run, shared = isTRUE(fit$shared_partition))
+  pooled <- .pool_runs(per_run, shared = isTRUE(fit$shared_partition), blocks = fit$ledger$blocks)
   list(draws = .drop_level(pooled$draws), runs = per_run, variability = pooled$variability)
 }
 

@@ -193,6 +193,52 @@ test_that("the shared-partition interval covers at its level whatever the noise 
   }
 })
 
+# Runs on one partition of real blocked structure: the data's S block means
+# (one partition), block weights u ~ Dirichlet(gamma*) common to the runs, and
+# each run's own spread and centre error. The estimand is the data mean.
+blocked_shared_runs <- function(R, n_draw, S, s_n, s_b, n = 2000) {
+  y <- rnorm(n)
+  ys <- tapply(y, sample(rep(seq_len(S), length.out = n)), mean)
+  g <- matrix(rgamma(n_draw * S, gamma_star(n, S)), n_draw)
+  su <- drop((g / rowSums(g)) %*% ys) - mean(y)
+  runs <- lapply(seq_len(R), function(r)
+    array(su + rnorm(n_draw, sd = s_n) + rnorm(1, sd = s_b), c(n_draw, 1L, 1L), list(NULL, "a", NULL)))
+  list(runs = runs, truth = -mean(y))   # draws are centred at the data mean: the truth 0 sits at -mean(y)
+}
+
+test_that("one partition's spread rests on S - 1 degrees of freedom, and the shared pooling carries them", {
+  # s_n and s_b in units of the sampling sd 1 / sqrt(2000): noise small next to
+  # the sampling spread, where the partition's degrees of freedom matter most.
+  # 400 data sets: Monte Carlo sd of a 0.95 coverage about 0.011.
+  set.seed(12)
+  se <- 1 / sqrt(2000)
+  cover <- function(blocks) mean(replicate(400, {
+    b <- blocked_shared_runs(5, 2000, 5, s_n = 0.2 * se, s_b = 0.2 * se)
+    q <- quantile(pgbb:::.pool_runs(b$runs, shared = TRUE, blocks = blocks)$draws[, 1, 1], c(0.025, 0.975))
+    q[1] <= b$truth && b$truth <= q[2]
+  }))
+  with_df <- cover(5)
+  without <- cover(NULL)   # the spread taken as known: z on 4 degrees of freedom, about 0.88
+  expect_gt(with_df, 0.93)
+  expect_lt(without, 0.91)
+  expect_identical(pgbb:::.partition_df(5), 4)
+  # The normal-type interval's degrees of freedom combine both estimated parts.
+  b <- blocked_shared_runs(5, 2000, 5, s_n = 0.2 * se, s_b = 0.2 * se)
+  v <- pgbb:::.pool_runs(b$runs, shared = TRUE, blocks = 5)$variability
+  W <- v$within^2; B <- v$between^2
+  expect_equal(v$df, (W + B / 5)^2 / (W^2 / 4 + (B / 5)^2 / 4))
+  expect_equal(pgbb:::.pool_runs(b$runs)$variability$df, 4 * (1 + 5 * pgbb:::.pool_runs(b$runs)$variability$within^2 / B)^2)
+})
+
+test_that("the t scale factors make a normal deviation t-distributed", {
+  set.seed(13)
+  f <- pgbb:::.t_scale_factors(200000, 4)
+  x <- rnorm(200000) * f
+  # quantiles of t_4 within Monte Carlo error (about 0.01 at the 97.5% point)
+  expect_equal(unname(quantile(x, c(0.025, 0.5, 0.975))), qt(c(0.025, 0.5, 0.975), 4), tolerance = 0.02)
+  expect_identical(pgbb:::.t_scale_factors(3, Inf), c(1, 1, 1))
+})
+
 test_that("share_partition trains the runs on one partition and is recorded", { quiet_noise({
   set.seed(10)
   d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)
