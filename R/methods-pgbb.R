@@ -17,7 +17,9 @@
     return(sprintf(paste0("intervals: noise-aware, %d independent trainings pooled (within-run spread plus ",
                           "the noise error of the pooled centre, W + B/R, t reference)"), R))
   paste0("intervals: ONE training (runs = 1): they do NOT include the error the privacy noise left in ",
-         "the generator and can be far too narrow; use several runs (pgbb_control(runs = ), or 'runs' of pgbb_fit())")
+         "the generator and can be far too narrow, and their sampling spread rests on one partition's ",
+         x$ledger$blocks - 1L, " degrees of freedom (blocks - 1); use several runs (pgbb_control(runs = ), ",
+         "or 'runs' of pgbb_fit())")
 }
 
 #' @export

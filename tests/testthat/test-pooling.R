@@ -142,6 +142,7 @@ test_that("a fit of R runs is accounted as R T K releases and trains R different
   one <- suppressWarnings(pgbb(y ~ x, d, epsilon = 2, bounds = b,
                                control = pgbb_control(iterations = 100, hidden = c(8, 8), draws = 300, runs = 1)))
   expect_output(print(one), "do NOT include the error the privacy noise")
+  expect_output(print(one), "one partition's 19 degrees of freedom (blocks - 1)", fixed = TRUE)
   expect_null(pgbb:::.pp_variability(one, 2L, 1L))
   expect_false("within" %in% names(as.data.frame(one)))
 })
