@@ -112,11 +112,11 @@
 #' coverage of rq averaged over covariates and levels): natality 0.93 / 0.94
 #' at `epsilon` 1 / 4 (fresh partitions 0.97 / 0.97) at widths 0.93 / 0.98
 #' times the fresh ones; Census 0.96 / 0.96 (0.93 / 0.98) at 1.06 / 1.09
-#' times. Before the t (Table S2, all twelve cells, 100 replicates each, where
-#' S = 20): widths 1.36-1.67 -> 0.82-0.91 times the paper's, coverage of the
-#' truth 0.997-1 -> 0.95-1, MAE 0.77-0.95 times the paper's; the table in
-#' `vignette("simulations")` is rerun with it. It stays an opt-in until the
-#' reproductions are rerun with it.
+#' times. On Table S2 (all twelve cells, 100 replicates each, S = 20, with
+#' the t): widths 1.36-1.67 -> 0.86-0.96 times the paper's, coverage of the
+#' truth 0.997-1 -> 0.96-1, MAE 0.74-0.90 times the paper's
+#' (`vignette("simulations")`). It stays an opt-in: on the real data it is
+#' about as wide as fresh partitions.
 #'
 #' More runs at the same total `iterations` shorten every training. On the
 #' Census (T = 5,000, eps = 1) `runs = 10` met the targets the default misses
