@@ -27,9 +27,8 @@
 # `shared`: the runs were trained on one partition (see .shared_deviation()),
 # of `blocks` blocks (see .partition_df()).
 .pool_runs <- function(per_run, shared = FALSE, blocks = NULL) {
-  mom <- .run_moments(per_run, shared)
+  mom <- .run_moments(per_run, shared, blocks)
   R <- mom$R
-  mom$nu_w <- if (!is.null(mom$dev) && !is.null(blocks)) .partition_df(blocks) else Inf
   if (R == 1L) return(list(draws = per_run[[1L]], variability = .variability_table(mom, per_run[[1L]])))
   n <- nrow(mom$flat[[1L]])
   mc <- sweep(mom$m, 2L, mom$mbar)                               # centred run means
@@ -55,8 +54,9 @@
 # Run means (R x D, D = parameters x levels), their mean, the within-run
 # variance and the between-run variance of the means. With `shared` (and
 # R > 1) the within-run part is that of the averaged deviation
-# (.shared_deviation()), kept as `dev`.
-.run_moments <- function(per_run, shared = FALSE) {
+# (.shared_deviation()), kept as `dev`, and rests on one partition's degrees
+# of freedom `nu_w` when its `blocks` are known (.partition_df(); Inf otherwise).
+.run_moments <- function(per_run, shared = FALSE, blocks = NULL) {
   R <- length(per_run)
   dims <- dim(per_run[[1L]])
   D <- prod(dims[-1L])
@@ -66,7 +66,8 @@
   dev <- if (shared && R > 1L) .shared_deviation(flat, m) else NULL
   w_var <- if (is.null(dev)) Reduce(`+`, lapply(flat, function(f) apply(f, 2L, stats::var))) / R
            else apply(dev, 2L, stats::var)
-  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var, dev = dev)
+  nu_w <- if (!is.null(dev) && !is.null(blocks)) .partition_df(blocks) else Inf
+  list(R = R, flat = flat, m = m, mbar = colMeans(m), w_var = w_var, b_var = b_var, dev = dev, nu_w = nu_w)
 }
 
 # Runs trained on ONE partition target the same partition-conditional blocked
@@ -149,7 +150,7 @@
   total <- if (R > 1L) w_var + b_var / R else w_var
   data.frame(term = rep(terms, times = dims[3L]), level = rep(levels, each = dims[2L]),
              within = sqrt(w_var), between = sqrt(b_var), total = sqrt(total),
-             df = if (R > 1L) .total_df(w_var, b_var, R, mom$nu_w %||% Inf) else NA_real_,
+             df = if (R > 1L) .total_df(w_var, b_var, R, mom$nu_w) else NA_real_,
              noise_share = if (R > 1L) (b_var / R) / total else NA_real_,
              runs = R, shared_partition = !is.null(mom$dev), stringsAsFactors = FALSE)
 }
@@ -180,15 +181,14 @@
   shown <- if (length(lab) > 8L) c(lab[1:8], sprintf("and %d more", length(lab) - 8L)) else lab
   source <- if (private) "the privacy noise and the optimiser's error" else
     "the optimiser's error (no privacy noise was added)"
-  helps <- if (private) "a larger 'epsilon', more records, fewer columns or more iterations per training" else
-    "more iterations per training"
+  helps <- if (private) "A larger 'epsilon', more records, fewer columns or more iterations per training" else
+    "More iterations per training"
   msg <- sprintf(paste0("the training noise dominates the uncertainty of %s: the spread between the %d ",
                         "independent trainings exceeds the spread within them. That spread is %s; the ",
                         "intervals include it, so they are wide, but an error shared by every training ",
                         "(a direction the optimiser has not converged along) is not in them. %s would ",
                         "narrow them."),
-                 paste(shown, collapse = ", "), v$runs[1L], source,
-                 paste0(toupper(substr(helps, 1, 1)), substr(helps, 2, nchar(helps))))
+                 paste(shown, collapse = ", "), v$runs[1L], source, helps)
   warning(structure(class = c("pgbb_noise_dominates", "warning", "condition"),
                     list(message = msg, call = NULL)))
   invisible(lab)

@@ -14,22 +14,9 @@ source(file.path(script_dir, "quantile-app.R"))
 suppressPackageStartupMessages(library(pgbb))
 # A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
 options(pgbb.seeded_noise = TRUE)
-path <- script_opt("data", "")
-if (!nzchar(path) || !file.exists(path))
-  stop("give the path of the 1980 Census extract: --data=/path/to/census80.dta")
-if (!requireNamespace("foreign", quietly = TRUE)) stop("this script needs the foreign package.")
-census <- foreign::read.dta(path)
-census <- census[, c("logwk", "educ", "exper", "black")]
-
-reps <- script_opt("reps", 10)
-eps_grid <- script_opt("eps", c(1, 4))
-iterations <- script_opt("iterations", 5000)
-sgld_iterations <- script_opt("sgld_iterations", 200000)
-methods <- script_opt("methods", c("PGBB", "DP-SGLD"))
-out <- script_opt("out", "inst/extdata")
-seed <- script_opt("seed", 1980)
-dir.create(out, showWarnings = FALSE, recursive = TRUE)
-
+# The model, its public bounds and the levels, also used by schedule-study.R.
+census_formula <- logwk ~ educ + exper + black
+census_vars <- c("logwk", "educ", "exper", "black")
 # Public bounds, from the Census design and the extract's definition, never from
 # the data: men aged 40-49; years of schooling are coded 0-20 in the 1980 Census
 # (highest grade completed), so potential experience age - educ - 6 lies in
@@ -37,37 +24,58 @@ dir.create(out, showWarnings = FALSE, recursive = TRUE)
 # the 1980 earnings top-code ($75,000 a year, worked in at least one week) and
 # below by $1 a week: [0, log(75000)]. A wide response range costs precision
 # (the design is scaled by it), but it is what is public.
-bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1),
-               .response = c(0, log(75000)))
-taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-# --share_partition=1: the noise-aware runs share one partition (?pgbb_fit);
-# --runs: the number of pooled trainings (default pgbb_control()'s 5)
-control <- pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations,
-                        learning_rate = 1e-3, draws = 2000, runs = script_opt("runs", 5),
-                        share_partition = script_opt("share_partition", 0) == 1)
-t0 <- proc.time()[["elapsed"]]
-runs <- run_quantile_app(logwk ~ educ + exper + black, census, bounds, taus, eps_grid, reps, control,
-                         sgld = list(omega = c(1, 0.1), iterations = sgld_iterations, rate = 0.01),
-                         seed = seed, label = "schooling-census1980", out = out, methods = methods)
-elapsed <- proc.time()[["elapsed"]] - t0
-tab <- quantile_table(runs, scale = c(educ = 100))
-utils::write.csv(tab, file.path(out, "schooling-census1980-table.csv"), row.names = FALSE)
-utils::write.csv(variability(runs), file.path(out, "schooling-census1980-variability.csv"),
-                 row.names = FALSE)
+census_bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1),
+                      .response = c(0, log(75000)))
+census_taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
+# The extract at `path`, with the model's variables only.
+read_census <- function(path) {
+  if (!nzchar(path) || !file.exists(path))
+    stop("give the path of the 1980 Census extract: --data=/path/to/census80.dta")
+  if (!requireNamespace("foreign", quietly = TRUE)) stop("this script needs the foreign package.")
+  foreign::read.dta(path)[, census_vars]
+}
 
-paper_1980 <- data.frame(
-  term = rep(c("educ", "exper", "black"), each = 3),
-  method = rep(c("PGBB", "DP-SGLD (omega=1)", "DP-SGLD (omega=0.1)"), 3),
-  paper_MAE_1 = c(0.52, 0.98, 1.05, 0.0038, 0.0073, 0.0077, 0.023, 0.082, 0.087),
-  paper_Cov_1 = c(0.70, 1, 1, 0.62, 1, 1, 0.90, 1, 1),
-  paper_Width_1 = c(1.29, 10.91, 11.11, 0.0074, 0.0787, 0.0804, 0.090, 1.083, 1.140),
-  paper_MAE_4 = c(0.17, 0.30, 0.37, 0.0012, 0.0021, 0.0027, 0.013, 0.012, 0.017),
-  paper_Cov_4 = c(0.84, 1, 1, 0.80, 1, 1, 0.84, 1, 1),
-  paper_Width_4 = c(0.77, 3.16, 4.30, 0.0050, 0.0228, 0.0302, 0.049, 0.279, 0.389))
-ours <- stats::reshape(tab[, c("term", "method", "eps", "MAE", "Cov", "Width")],
-                       idvar = c("term", "method"), timevar = "eps", direction = "wide", sep = "_")
-cmp <- merge(paper_1980, ours, by = c("term", "method"), all = TRUE)
-cat("\nTable S8, 1980 rows: the paper's numbers (paper_*) beside ours\n")
-print(cmp, digits = 3, row.names = FALSE)
-print(quantile_table_wide(tab), row.names = FALSE, right = FALSE)
-cat(sprintf("\nTotal run time: %.0f s (%d runs per method and budget).\n", elapsed, reps))
+if (sys.nframe() == 0L) {
+  census <- read_census(script_opt("data", ""))
+
+  reps <- script_opt("reps", 10)
+  eps_grid <- script_opt("eps", c(1, 4))
+  iterations <- script_opt("iterations", 5000)
+  sgld_iterations <- script_opt("sgld_iterations", 200000)
+  methods <- script_opt("methods", c("PGBB", "DP-SGLD"))
+  out <- script_opt("out", "inst/extdata")
+  seed <- script_opt("seed", 1980)
+  dir.create(out, showWarnings = FALSE, recursive = TRUE)
+
+  # --share_partition=1: the noise-aware runs share one partition (?pgbb_fit);
+  # --runs: the number of pooled trainings (default pgbb_control()'s 5)
+  control <- pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations,
+                          learning_rate = 1e-3, draws = 2000, runs = script_opt("runs", 5),
+                          share_partition = script_opt("share_partition", 0) == 1)
+  t0 <- proc.time()[["elapsed"]]
+  runs <- run_quantile_app(census_formula, census, census_bounds, census_taus, eps_grid, reps, control,
+                           sgld = list(omega = c(1, 0.1), iterations = sgld_iterations, rate = 0.01),
+                           seed = seed, label = "schooling-census1980", out = out, methods = methods)
+  elapsed <- proc.time()[["elapsed"]] - t0
+  tab <- quantile_table(runs, scale = c(educ = 100))
+  utils::write.csv(tab, file.path(out, "schooling-census1980-table.csv"), row.names = FALSE)
+  utils::write.csv(variability(runs), file.path(out, "schooling-census1980-variability.csv"),
+                   row.names = FALSE)
+
+  paper_1980 <- data.frame(
+    term = rep(c("educ", "exper", "black"), each = 3),
+    method = rep(c("PGBB", "DP-SGLD (omega=1)", "DP-SGLD (omega=0.1)"), 3),
+    paper_MAE_1 = c(0.52, 0.98, 1.05, 0.0038, 0.0073, 0.0077, 0.023, 0.082, 0.087),
+    paper_Cov_1 = c(0.70, 1, 1, 0.62, 1, 1, 0.90, 1, 1),
+    paper_Width_1 = c(1.29, 10.91, 11.11, 0.0074, 0.0787, 0.0804, 0.090, 1.083, 1.140),
+    paper_MAE_4 = c(0.17, 0.30, 0.37, 0.0012, 0.0021, 0.0027, 0.013, 0.012, 0.017),
+    paper_Cov_4 = c(0.84, 1, 1, 0.80, 1, 1, 0.84, 1, 1),
+    paper_Width_4 = c(0.77, 3.16, 4.30, 0.0050, 0.0228, 0.0302, 0.049, 0.279, 0.389))
+  ours <- stats::reshape(tab[, c("term", "method", "eps", "MAE", "Cov", "Width")],
+                         idvar = c("term", "method"), timevar = "eps", direction = "wide", sep = "_")
+  cmp <- merge(paper_1980, ours, by = c("term", "method"), all = TRUE)
+  cat("\nTable S8, 1980 rows: the paper's numbers (paper_*) beside ours\n")
+  print(cmp, digits = 3, row.names = FALSE)
+  print(quantile_table_wide(tab), row.names = FALSE, right = FALSE)
+  cat(sprintf("\nTotal run time: %.0f s (%d runs per method and budget).\n", elapsed, reps))
+}

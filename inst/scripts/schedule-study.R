@@ -42,7 +42,20 @@ configs <- list(
   shared_tail_average = list(share_partition = TRUE, lr_floor = 0.1, average_from = 0.5),
   shared_runs10 = list(share_partition = TRUE, runs = 10))
 
-`%||%` <- function(a, b) if (is.null(a)) b else a
+# pgbb_control() of configuration `tag` on top of the application's paper
+# settings `paper`; iterations_factor multiplies the paper's T.
+control_for <- function(tag, paper) {
+  cfg <- configs[[tag]]
+  factor <- if (is.null(cfg$iterations_factor)) 1 else cfg$iterations_factor
+  cfg$iterations_factor <- NULL
+  paper$iterations <- paper$iterations * factor
+  do.call(pgbb_control, utils::modifyList(paper, cfg))
+}
+
+# Appends rows to the study's CSV (so runs can be added in batches).
+append_rows <- function(rows, file)
+  utils::write.table(rows, file, sep = ",", append = file.exists(file), col.names = !file.exists(file),
+                     row.names = FALSE)
 
 # Per-term summary over fits: mean absolute error, mean width, coverage of rq.
 schedule_summary <- function(d) {
@@ -53,95 +66,88 @@ schedule_summary <- function(d) {
   merge(n, a)
 }
 
+# A real-data application: `app` holds the data, formula, bounds, levels, paper
+# settings and the unit of each term's reported error; fit r uses seed seed0 + r - 1.
+run_quantile_study <- function(app, which, eps_grid, reps, seed0, file) {
+  # The non-private rq fit (coefficients only: its intervals are not used here).
+  cf <- stats::coef(quantreg::rq(app$formula, tau = app$taus, data = app$data))
+  refd <- data.frame(term = rep(rownames(cf), length(app$taus)), tau = rep(app$taus, each = nrow(cf)),
+                     reference = as.vector(cf))
+  for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
+    seed <- seed0 + r - 1
+    set.seed(seed)
+    t0 <- proc.time()[["elapsed"]]
+    fit <- suppressWarnings(pgbb::pgbb(app$formula, data = app$data, loss = "quantile", tau = app$taus,
+                                       epsilon = eps, delta = 1 / nrow(app$data), bounds = app$bounds,
+                                       control = control_for(tag, app$paper)),
+                            classes = "pgbb_noise_dominates")
+    secs <- proc.time()[["elapsed"]] - t0
+    f <- merge(as.data.frame(fit), refd, by = c("term", "tau"))
+    s <- app$unit(f$term)
+    append_rows(data.frame(term = f$term, tau = f$tau, err = s * (f$estimate - f$reference),
+                           w = s * (f$upper - f$lower), cov = f$lower <= f$reference & f$reference <= f$upper,
+                           tag = tag, eps = eps, seed = seed, secs = secs), file)
+    message(format(Sys.time(), "%H:%M:%S "), app$name, ": ", tag, ", eps = ", eps, ", fit ", r, " of ", reps)
+  }
+  print(schedule_summary(utils::read.csv(file)), digits = 3, row.names = FALSE)
+}
+
+# Table S2's regression (Section 5.1) through pgbb(y ~ x1 + x2 + x3), with an
+# intercept as a user writes it, at the simulations.R settings; one cell
+# (noise, n) per call, replicate r on the data of seed 2026 + r (the data of
+# simulations.R's sim_regression_data(), whose script cannot be sourced). err,
+# w and cov are against the true slopes.
+run_tables2_study <- function(noise, n, which, eps_grid, reps, file) {
+  beta_star <- c(x1 = 1.5, x2 = -1.5, x3 = 1.0)
+  bounds <- list(x1 = c(-1, 1), x2 = c(-1, 1), x3 = c(-1, 1), .response = c(-10, 10))
+  paper <- list(blocks = 20, rate = 0.1, iterations = 10000, mc = 1, learning_rate = 5e-4, draws = 2000)
+  for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
+    set.seed(2026 + r)
+    X <- matrix(stats::runif(3 * n, -1, 1), n, 3, dimnames = list(NULL, names(beta_star)))
+    e <- if (noise == "student_t") 0.5 * stats::rt(n, df = 3) else
+      ifelse(stats::runif(n) < 0.9, stats::rnorm(n, 0, 0.5), stats::rnorm(n, 0, 4))
+    d <- data.frame(X, y = drop(X %*% beta_star) + e)
+    t0 <- proc.time()[["elapsed"]]
+    fit <- suppressMessages(suppressWarnings(pgbb::pgbb(
+      y ~ x1 + x2 + x3, data = d, loss = "huber", epsilon = eps, delta = 1 / n, bounds = bounds,
+      control = control_for(tag, paper)), classes = "pgbb_noise_dominates"))
+    ci <- stats::confint(fit)[names(beta_star), , drop = FALSE]
+    append_rows(data.frame(term = names(beta_star), tau = NA, err = stats::coef(fit)[names(beta_star)] - beta_star,
+                           w = ci[, 2] - ci[, 1], cov = ci[, 1] <= beta_star & beta_star <= ci[, 2],
+                           tag = tag, eps = eps, seed = r, secs = proc.time()[["elapsed"]] - t0,
+                           cell = paste(noise, n)), file)
+    message(format(Sys.time(), "%H:%M:%S "), "Table S2 ", noise, " ", n, ": ", tag, ", eps = ", eps,
+            ", replicate ", r, " of ", reps)
+  }
+  print(stats::aggregate(cbind(MAE = abs(err), Width = w, Cov = cov) ~ tag + cell + eps, utils::read.csv(file), mean),
+        digits = 3, row.names = FALSE)
+}
+
 if (sys.nframe() == 0L) {
   app <- script_opt("app", "natality")
   eps_grid <- script_opt("eps", c(4, 1))
   reps <- script_opt("reps", 10)
-  seed0 <- script_opt("seed", 1)
   which <- script_opt("configs", names(configs))
   out <- script_opt("out", "inst/extdata")
   if (!all(which %in% names(configs))) stop("--configs: names among ", paste(names(configs), collapse = ", "))
+  file <- file.path(out, sprintf("schedule-study-%s.csv", app))
+  # The applications' paper settings (S = 5, q = 0.01, K = 5, Adam 1e-3); --iterations: T (toy runs).
+  real_paper <- function(T) list(blocks = 5, rate = 0.01, mc = 5, iterations = script_opt("iterations", T),
+                                 learning_rate = 1e-3, draws = 2000)
   if (app == "natality") {
     source(file.path(script_dir, "birthweight.R"))   # natality_frame, natality_bounds, ...
     data("natality2022", package = "pgbb")
-    d <- natality_frame(natality2022)
-    formula <- natality_formula; bounds <- natality_bounds; taus <- natality_taus
-    paper <- list(iterations = 10000); unit <- function(term) 1000
+    run_quantile_study(list(name = app, data = natality_frame(natality2022), formula = natality_formula,
+                            bounds = natality_bounds, taus = natality_taus, paper = real_paper(10000),
+                            unit = function(term) 1000),
+                       which, eps_grid, reps, script_opt("seed", 1), file)
   } else if (app == "census") {
-    path <- script_opt("data", "")
-    if (!nzchar(path) || !file.exists(path)) stop("give the Census extract: --data=/path/to/census80.dta")
-    d <- foreign::read.dta(path)[, c("logwk", "educ", "exper", "black")]
-    formula <- logwk ~ educ + exper + black
-    bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1), .response = c(0, log(75000)))
-    taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-    paper <- list(iterations = 5000); unit <- function(term) ifelse(term == "educ", 100, 1)
+    source(file.path(script_dir, "census1980.R"))    # read_census, census_bounds, ...
+    run_quantile_study(list(name = app, data = read_census(script_opt("data", "")), formula = census_formula,
+                            bounds = census_bounds, taus = census_taus, paper = real_paper(5000),
+                            unit = function(term) ifelse(term == "educ", 100, 1)),
+                       which, eps_grid, reps, script_opt("seed", 1), file)
   } else if (app == "tables2") {
-    # Table S2's regression (Section 5.1) through pgbb(y ~ x1 + x2 + x3), with an
-    # intercept as a user writes it, at the simulations.R settings; one cell per
-    # run of the script (--noise, --n), replicate r on the data of seed 2026 + r.
-    # err, w and cov are against the true slopes.
-    noise <- script_opt("noise", "contaminated"); n <- script_opt("n", 10000)
-    beta_star <- c(x1 = 1.5, x2 = -1.5, x3 = 1.0)
-    bounds <- list(x1 = c(-1, 1), x2 = c(-1, 1), x3 = c(-1, 1), .response = c(-10, 10))
+    run_tables2_study(script_opt("noise", "contaminated"), script_opt("n", 10000), which, eps_grid, reps, file)
   } else stop("--app: natality, census or tables2")
-  if (app == "tables2") {
-    file <- file.path(out, "schedule-study-tables2.csv")
-    for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
-      cfg <- configs[[tag]]
-      cfg$iterations_factor <- NULL
-      ctl <- do.call(pgbb_control, utils::modifyList(
-        list(blocks = 20, rate = 0.1, iterations = 10000, mc = 1, learning_rate = 5e-4, draws = 2000), cfg))
-      set.seed(2026 + r)
-      X <- matrix(stats::runif(3 * n, -1, 1), n, 3, dimnames = list(NULL, names(beta_star)))
-      e <- if (noise == "student_t") 0.5 * stats::rt(n, df = 3) else
-        ifelse(stats::runif(n) < 0.9, stats::rnorm(n, 0, 0.5), stats::rnorm(n, 0, 4))
-      d <- data.frame(X, y = drop(X %*% beta_star) + e)
-      t0 <- proc.time()[["elapsed"]]
-      fit <- suppressMessages(suppressWarnings(pgbb::pgbb(
-        y ~ x1 + x2 + x3, data = d, loss = "huber", epsilon = eps, delta = 1 / n, bounds = bounds,
-        control = ctl), classes = "pgbb_noise_dominates"))
-      ci <- stats::confint(fit)[names(beta_star), , drop = FALSE]
-      row <- data.frame(term = names(beta_star), tau = NA, err = stats::coef(fit)[names(beta_star)] - beta_star,
-                        w = ci[, 2] - ci[, 1], cov = ci[, 1] <= beta_star & beta_star <= ci[, 2],
-                        tag = tag, eps = eps, seed = r, secs = proc.time()[["elapsed"]] - t0,
-                        cell = paste(noise, n))
-      utils::write.table(row, file, sep = ",", append = file.exists(file), col.names = !file.exists(file),
-                         row.names = FALSE)
-      message(format(Sys.time(), "%H:%M:%S "), "Table S2 ", noise, " ", n, ": ", tag, ", eps = ", eps,
-              ", replicate ", r, " of ", reps)
-    }
-    d <- utils::read.csv(file)
-    print(stats::aggregate(cbind(MAE = abs(err), Width = w, Cov = cov) ~ tag + cell + eps, d, mean),
-          digits = 3, row.names = FALSE)
-    quit(save = "no")
-  }
-  # The non-private rq fit (coefficients only: its intervals are not used here).
-  cf <- stats::coef(quantreg::rq(formula, tau = taus, data = d))
-  refd <- data.frame(term = rep(rownames(cf), length(taus)), tau = rep(taus, each = nrow(cf)),
-                     reference = as.vector(cf))
-  paper$iterations <- script_opt("iterations", paper$iterations)   # --iterations: T (toy runs)
-  file <- file.path(out, sprintf("schedule-study-%s.csv", app))
-  for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
-    cfg <- configs[[tag]]
-    its <- paper$iterations * (cfg$iterations_factor %||% 1)
-    cfg$iterations_factor <- NULL
-    ctl <- do.call(pgbb_control, utils::modifyList(
-      list(blocks = 5, rate = 0.01, mc = 5, iterations = its, learning_rate = 1e-3, draws = 2000), cfg))
-    seed <- seed0 + r - 1
-    set.seed(seed)
-    t0 <- proc.time()[["elapsed"]]
-    fit <- suppressWarnings(pgbb::pgbb(formula, data = d, loss = "quantile", tau = taus, epsilon = eps,
-                                       delta = 1 / nrow(d), bounds = bounds, control = ctl),
-                            classes = "pgbb_noise_dominates")
-    secs <- proc.time()[["elapsed"]] - t0
-    f <- merge(as.data.frame(fit), refd, by = c("term", "tau"))
-    s <- unit(f$term)
-    row <- data.frame(term = f$term, tau = f$tau, err = s * (f$estimate - f$reference),
-                      w = s * (f$upper - f$lower), cov = f$lower <= f$reference & f$reference <= f$upper,
-                      tag = tag, eps = eps, seed = seed, secs = secs)
-    utils::write.table(row, file, sep = ",", append = file.exists(file), col.names = !file.exists(file),
-                       row.names = FALSE)
-    message(format(Sys.time(), "%H:%M:%S "), app, ": ", tag, ", eps = ", eps, ", fit ", r, " of ", reps)
-  }
-  print(schedule_summary(utils::read.csv(file)), digits = 3, row.names = FALSE)
 }
