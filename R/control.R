@@ -66,6 +66,11 @@
 #'   prenatal care as 4-level factors instead of 0/1 columns): clip 3.37 ->
 #'   2.85, widths of the other coefficients 5-13% narrower, of the factor's
 #'   own dummies 11-22% wider.
+#' @param level_noise `"scaled"` (default) or `"uniform"`: how the clip and
+#'   the noise of a joint fit's draws depend on their level, as in
+#'   [pgbb_fit()]. `"scaled"` gives each level its own bound and the noise in
+#'   proportion (the same guarantee, less noise at the central levels);
+#'   `"uniform"` is the paper's level-uniform clip (Algorithm 2).
 #' @param average_from Fraction of each run's iterations after which the
 #'   generator's weights are averaged (tail or Polyak-Ruppert averaging, over
 #'   every 10th iterate); the trained generator is that average. Default 1: no
@@ -103,7 +108,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          tau_weights = NULL, box = NULL, box_scale = 2,
                          coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
                          average_from = 1, warmup = 0.05, clip = NULL,
-                         precision = c("float", "double"), share_partition = FALSE, threads = NULL) {
+                         precision = c("float", "double"), share_partition = FALSE, threads = NULL,
+                         level_noise = c("scaled", "uniform")) {
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   .check_open_unit(rate, "rate")
@@ -141,6 +147,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   if (!is.null(clip)) .check_positive(clip, "clip")
   precision <- .match_arg(precision)
   .check_flag(share_partition, "share_partition")
+  level_noise <- .match_arg(level_noise)
   if (!is.null(threads)) threads <- .check_threads(threads)   # NULL stays: pgbb_fit() reads the option
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = as.integer(iterations),
                  mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
@@ -152,7 +159,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
                  average_from = average_from, warmup = warmup, clip = clip,
                  precision = precision, share_partition = share_partition,
-                 threads = threads),
+                 threads = threads, level_noise = level_noise),
             class = "pgbb_control")
 }
 

@@ -72,10 +72,19 @@ format.pgbb_ledger <- function(x, digits = 4L, ...) {
   c(sprintf("privacy:   %s", privacy),
     sprintf("noise:     sigma = %s, clip C = %s; accountant %s, conversion %s", f(x$sigma), f(x$clip),
             x$accountant, x$conversion),
+    .level_scale_line(x$level_scale),
     sprintf("training:  %sT = %d, K = %d, q = %s, S = %d, gamma = %s, n = %d",
             if ((x$runs %||% 1L) > 1L) sprintf("%d independent runs of ", x$runs) else "",
             x$iterations, x$mc, f(x$rate), x$blocks, f(x$gamma), x$n),
     .noise_line(x[["randomness"]]))
+}
+
+# A joint fit whose levels have their own bounds (level_noise = "scaled"):
+# the factor r of the clip and of sigma at each level; nothing when all are 1.
+.level_scale_line <- function(r) {
+  if (is.null(r) || all(r == 1)) return(NULL)
+  sprintf("           at level tau = %s: clip r C and noise r sigma, r = %s (same accounting)",
+          paste(names(r), collapse = ", "), paste(format(r, digits = 3), collapse = ", "))
 }
 
 #' @export

@@ -448,7 +448,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                  tau_basis = control$tau_basis %||% "grid", warmup = control$warmup %||% 0.05,
                  share_partition = isTRUE(control$share_partition),
                  clip = control$clip, precision = control$precision %||% "float",
-                 threads = control$threads,
+                 threads = control$threads, level_noise = control$level_noise %||% "scaled",
                  progress = progress)
   if (private) common$epsilon <- epsilon else common$sigma <- 0
   if (loss == "mean") {

@@ -152,6 +152,18 @@
 #'   would (levels between grid points interpolate linearly); `"smooth"` keeps
 #'   the two smooth features only (the setting of earlier versions). A choice of
 #'   architecture: no effect on the privacy guarantee.
+#' @param level_noise For a joint fit over several levels, how the clip and
+#'   the noise of a draw depend on its level: `"scaled"` (default) clips a
+#'   draw at level \eqn{\tau} at its own bound \eqn{C_\tau = \max(\tau, 1 -
+#'   \tau) B} (at most `clip`) and adds noise \eqn{\sigma C_\tau / C_*}, so
+#'   that every release has the bound-to-noise ratio \eqn{C_* / \sigma} the
+#'   accountant is given; `"uniform"` clips and noises every level at the
+#'   level-uniform \eqn{C_*} (Algorithm 2, the paper's setting). The
+#'   accountant depends on the clip and the noise only through their ratio,
+#'   and the level is drawn independently of the data, so both have the same
+#'   guarantee; `"scaled"` adds less noise at the central levels (at
+#'   \eqn{\tau = 0.5} on a grid reaching 0.1 or 0.9, 0.56 times as much).
+#'   The per-level scales \eqn{C_\tau / C_*} are in `fit$ledger$level_scale`.
 #' @param average_from Tail averaging of the generator's weights: the trained
 #'   generator is the mean of the weights (every 10th iterate) over the
 #'   iterations after the first `average_from` fraction of each run
@@ -214,14 +226,15 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      share_partition = FALSE,
-                     tau_basis = c("grid", "smooth"), threads = NULL,
-                     progress = interactive()) {
+                     tau_basis = c("grid", "smooth"), level_noise = c("scaled", "uniform"),
+                     threads = NULL, progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   precision <- .match_arg(precision)
   tau_basis <- .match_arg(tau_basis)
+  level_noise <- .match_arg(level_noise)
 
   # Data ------------------------------------------------------------------
   x <- .as_design(x, loss)
@@ -293,6 +306,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                  x_norm = x_norm)
   natural <- cpp_loss_bound(spec, bounds, box, tau)
   clip <- .choose_clip(clip, natural, loss)
+  level_scale <- .level_release_scale(level_noise, spec, bounds, box, tau, clip)
 
   # Privacy ---------------------------------------------------------------
   if (is.null(delta)) delta <- .default_delta(n)
@@ -318,6 +332,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                             rate = rate, iterations = iterations, mc = mc, J = J, m = m,
                             alpha = alpha, accountant = accountant, conversion = conversion,
                             runs = runs, ...)
+  if (joint) ledger$level_scale <- stats::setNames(level_scale, format(tau))
 
   # Training --------------------------------------------------------------
   # `runs` independent trainings (noise-aware intervals, R/pooling.R), each with
@@ -326,7 +341,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   generator <- .generator_spec(blocks, joint, hidden, box, if (tau_basis == "grid") tau else numeric(0))
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
-                   tau_prob = tau_prob[level_order], warmup = as.numeric(warmup),
+                   tau_prob = tau_prob[level_order], level_scale = level_scale,
+                   warmup = as.numeric(warmup),
                    average_from = as.numeric(average_from),
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
@@ -374,7 +390,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     ledger = ledger,
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
                     lr_floor = lr_floor, warmup = warmup, average_from = average_from,
-                    precision = precision, tau_basis = if (joint) tau_basis else NULL),
+                    precision = precision, tau_basis = if (joint) tau_basis else NULL,
+                    level_noise = if (joint) level_noise else NULL),
     generator = generator,
     # The partition is independent of the data; it is kept only for
     # non-private fits (comparisons with blocked_bootstrap()).
@@ -493,6 +510,17 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
       any(hidden > 1e5))
     .arg_fail("hidden", "a vector of hidden-layer widths (whole numbers between 1 and 1e5)")
   as.integer(hidden)
+}
+
+# Release scales r_l of a joint fit's levels (TrainConfig::level_scale): the
+# level's own gradient bound, at most `clip`, over `clip`. A draw at level l is
+# clipped at r_l C and noised with r_l sigma, so every release has the ratio
+# C / sigma that the accountant composes (trainer.h). Public: the bounds, the
+# box and the grid only. All 1 for "uniform" (Algorithm 2) and one level.
+.level_release_scale <- function(level_noise, spec, bounds, box, tau, clip) {
+  if (level_noise == "uniform" || length(tau) < 2L) return(rep(1, length(tau)))
+  own <- vapply(tau, function(t) cpp_loss_bound(spec, bounds, box, t), 0)
+  pmin(own, clip) / clip
 }
 
 # The per-record gradient bound C: the user's `clip`, or the loss's default.

@@ -100,6 +100,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.gamma = Rcpp::as<double>(settings["gamma"]);
   cfg.tau_grid = Rcpp::as<std::vector<double>>(settings["tau"]);
   cfg.tau_prob = Rcpp::as<std::vector<double>>(settings["tau_prob"]);
+  cfg.level_scale = Rcpp::as<std::vector<double>>(settings["level_scale"]);
   cfg.tau_knots = tau_knots_of(generator);
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
   cfg.average_from = Rcpp::as<double>(settings["average_from"]);

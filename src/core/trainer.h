@@ -67,6 +67,18 @@ struct TrainConfig {
   /// several for joint training (generator input (u, tau), Algorithm 2).
   std::vector<double> tau_grid{0.5};
   std::vector<double> tau_prob{1.0};  ///< P_tau on tau_grid (joint training)
+  /// Per-level release scale r_l in (0, 1] (joint training; empty: all 1, the
+  /// level-uniform clip C_* of Algorithm 2). A draw at level tau_l is clipped
+  /// at r_l C and perturbed by N(0, (r_l sigma)^2 I): its per-record bound is
+  /// r_l C (for the quantile loss max(tau_l, 1 - tau_l) B, SM S3.3), so its
+  /// ratio of bound to noise is C / sigma, the only way the clip and the noise
+  /// enter the accountant (Proposition 2.2's M_{J,lambda} and R_{J,lambda}
+  /// depend on C / sigma alone). The level is drawn independently of the data
+  /// (tau ~ P_tau), so each release is, given its level, the mechanism the
+  /// accountant composes T K times: the guarantee is the same as with the
+  /// uniform clip, and levels whose score is smaller get less noise. Public
+  /// constants, computed from the declared bounds only (R: .level_release_scale()).
+  std::vector<double> level_scale;
   /// Knots of the level basis (sorted, public): empty for the two smooth level
   /// features only; the tau grid itself for the hat basis (see tau_features()).
   std::vector<double> tau_knots;
@@ -102,6 +114,8 @@ struct TrainConfig {
   int threads = 1;
 
   bool joint() const { return tau_grid.size() > 1; }
+  /// r_l of level index l (1 without per-level scales).
+  double release_scale(size_t l) const { return level_scale.empty() ? 1.0 : level_scale[l]; }
 };
 
 /// @brief Progress and interrupt hook: called with (iterations done, T) every
@@ -347,8 +361,9 @@ constexpr int64_t kSubsetRange = int64_t(1) << 18;
 ///     drawn range by range from streams keyed by a fresh key from rng;
 ///  2. u_t^(k) ~ Dirichlet(gamma 1_S), and tau_t^(k) ~ P_tau when joint;
 ///  3. theta_k = G(u_k [, tau_k]);
-///  4. s_k = sum_{j in B} w-bar_j clip_C(grad l(theta_k; x_j)) + N(0, sigma^2 I_d),
-///     w-bar_j = u_{pi(j)} / n_{pi(j)} (Section 2.2.2);
+///  4. s_k = sum_{j in B} w-bar_j clip_{rC}(grad l(theta_k; x_j)) + N(0, (r sigma)^2 I_d),
+///     w-bar_j = u_{pi(j)} / n_{pi(j)} (Section 2.2.2), r = r_l the release
+///     scale of tau_k's level (TrainConfig::level_scale; 1 by default);
 ///  5. back-propagate s_k / K through G (the noise enters before the generator's
 ///     Jacobian, eq. (4)) and sum over k;
 /// then one optimiser step on the summed gradient. Subset keys, block weights,
@@ -402,6 +417,10 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   }
   if (!(acc > 0)) throw std::invalid_argument("train: tau probabilities must not all be zero");
   for (double& c : tau_cdf) c /= acc;
+  if (!cfg.level_scale.empty() && cfg.level_scale.size() != cfg.tau_grid.size())
+    throw std::invalid_argument("train: one release scale per level");
+  for (double r : cfg.level_scale)
+    if (!(r > 0.0 && r <= 1.0)) throw std::invalid_argument("train: release scales must be in (0, 1]");
 
   // Workspace, allocated once. Step 4's units are (draw k, range r), unit
   // k * n_range + r; each thread has its own index buffer and gradient.
@@ -418,7 +437,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   std::vector<Key> subset_key(K);
   const GeometricGaps gaps(cfg.rate);
   std::vector<double> input(static_cast<size_t>(n_in) * K), theta(static_cast<size_t>(d) * K),
-      stat(static_cast<size_t>(d) * K), tau(K), wblock(static_cast<size_t>(S) * K);
+      stat(static_cast<size_t>(d) * K), tau(K), scale(K, 1.0), wblock(static_cast<size_t>(S) * K);
   std::vector<double> inv_size(S);
   for (int s = 0; s < S; ++s) inv_size[s] = 1.0 / part.size[s];
   gen.reserve(K);
@@ -446,9 +465,11 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
         size_t i = 0;
         while (i + 1 < tau_cdf.size() && v > tau_cdf[i]) ++i;
         tau[k] = cfg.tau_grid[i];
+        scale[k] = cfg.release_scale(i);
         tau_features(tau[k], u + S, cfg.tau_knots);
       } else {
         tau[k] = cfg.tau_grid[0];
+        scale[k] = cfg.release_scale(0);
       }
     }
     gen.forward(input.data(), K, theta.data());                    // theta_k = G(u_k [, tau_k])
@@ -468,8 +489,8 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       ExactSum& part_sum = partial[static_cast<size_t>(unit)];
       part_sum.clear();
       accumulate_subset(loss, data, b, wblock.data() + static_cast<size_t>(k) * S,
-                        theta.data() + static_cast<size_t>(k) * d, tau[k], C,
-                        g[static_cast<size_t>(th)].data(), part_sum);          // clip_C
+                        theta.data() + static_cast<size_t>(k) * d, tau[k], C * scale[k],
+                        g[static_cast<size_t>(th)].data(), part_sum);          // clip_{r C}
     });
     for (int k = 0; k < K; ++k) {
       const double* th = theta.data() + static_cast<size_t>(k) * d;
@@ -477,8 +498,10 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       exact.clear();
       for (int64_t r = 0; r < n_range; ++r) exact.merge(partial[static_cast<size_t>(k * n_range + r)]);
       exact.write(sk);
-      // Gaussian noise on the statistic, then the 1/K of the Monte Carlo average.
-      for (int j = 0; j < d; ++j) sk[j] = (sk[j] + cfg.sigma * rng.normal()) / K;
+      // Gaussian noise on the statistic (r sigma for a bound of r C), then the
+      // 1/K of the Monte Carlo average.
+      const double sigma_k = cfg.sigma * scale[k];
+      for (int j = 0; j < d; ++j) sk[j] = (sk[j] + sigma_k * rng.normal()) / K;
       score_to_gradient(loss, th, sk, d);  // post-processing (losses.h, kLogScore)
     }
 

@@ -243,6 +243,43 @@ test_that("joint quantile fits give draws at every level and between grid points
   expect_equal(nrow(summary(fit)$coefficients), 6L)
 })
 
+# level_noise = "scaled" (default): a draw at level tau is clipped at its own
+# bound max(tau, 1 - tau) B and noised in proportion, so every release keeps
+# the C / sigma the accountant was given (the core tests check the trainer
+# scales both); "uniform" is Algorithm 2's level-uniform clip.
+test_that("a joint fit's levels get their own clip and proportional noise, at the same sigma", {
+  set.seed(26)
+  n <- 400
+  x <- cbind(1, runif(n, -1, 1))
+  y <- drop(x %*% c(1, 2)) + rnorm(n, sd = 0.5)
+  taus <- c(0.5, 0.1, 0.7)   # any order: the scales follow the sorted grid
+  fit_with <- function(level_noise, epsilon = 2) {
+    set.seed(7)
+    pgbb_fit(x, y, loss = "quantile", tau = taus, epsilon = epsilon, box = c(-10, 10), x_bounds = c(-1, 1),
+             blocks = 10, rate = 0.5, mc = 2, iterations = 60, hidden = c(8, 8), draws = 40,
+             level_noise = level_noise, progress = FALSE)
+  }
+  scaled <- suppressWarnings(fit_with("scaled"))
+  uniform <- suppressWarnings(fit_with("uniform"))
+  expect_equal(scaled$ledger$clip, 0.9 * sqrt(2))
+  expect_equal(unname(scaled$ledger$level_scale), c(0.9, 0.5, 0.7) / 0.9)
+  expect_equal(names(scaled$ledger$level_scale), format(sort(taus)))
+  expect_equal(unname(uniform$ledger$level_scale), rep(1, 3))
+  # The same accounting: sigma and the certified epsilon do not move.
+  expect_identical(scaled$ledger$sigma, uniform$ledger$sigma)
+  expect_identical(scaled$ledger$epsilon, uniform$ledger$epsilon)
+  expect_false(isTRUE(all.equal(scaled$draws, uniform$draws)))
+  expect_match(paste(format(scaled$ledger), collapse = "\n"), "r = 1.000, 0.556, 0.778", fixed = TRUE)
+  expect_false(any(grepl("at level tau", format(uniform$ledger))))
+  # A user's clip below a level's own bound caps that level at the clip.
+  capped <- pgbb_fit(x, y, loss = "quantile", tau = c(0.1, 0.5), sigma = 0, box = c(-10, 10),
+                     x_bounds = c(-1, 1), clip = 0.8, iterations = 2, hidden = 4, draws = 2, progress = FALSE)
+  expect_equal(unname(capped$ledger$level_scale), c(1, 0.5 * sqrt(2) / 0.8))
+  expect_error(pgbb_fit(x, y, loss = "quantile", tau = taus, sigma = 0, box = c(-10, 10), x_bounds = c(-1, 1),
+                        level_noise = "lower", progress = FALSE), "'level_noise'")
+  expect_error(pgbb_control(level_noise = "x"), "'level_noise'")
+})
+
 test_that("mean and logistic fits run and respect their boxes", {
   set.seed(26)
   x <- rnorm(300, 1.5, 0.5)
