@@ -23,7 +23,7 @@ set.seed(3)   # the same noise for every thread count: the weights must agree
 options(pgbb.seeded_noise = TRUE)
 t <- time_once(function()
   fit <<- pgbb_fit(xn, yn, loss = "quantile", tau = taus, epsilon = 1, delta = 1 / nrow(xn),
-           box = c(-6000, 6000), x_bounds = c(0, 1), blocks = 5, rate = 0.01,
+           box = c(-6, 6), x_bounds = c(0, 1), bandwidth = 0.1, blocks = 5, rate = 0.01,
            iterations = iters, mc = 5, hidden = c(256, 256, 256), learning_rate = 1e-3,
            draws = 2000, threads = threads, progress = FALSE))
 after <- proc_mem()

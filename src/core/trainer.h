@@ -260,10 +260,13 @@ inline void dot_and_norm(const double* th, const float* x, int p, double* e, dou
 /// record's additions), then the scores a and the factors f = min(1, cap /
 /// ||(a x, extra)||), then s += w f (a x, extra) from rows still in L1. Other
 /// losses form each gradient and clip it with clip_to_norm().
-template <class Loss, class Scalar>
-inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
-                              const std::vector<int64_t>& B, const double* wblock, const double* th,
-                              double tau, double C, double* g, ExactSum& sum) {
+template <class Loss, class Scalar, bool kAvx = false>
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void accumulate_subset_body(const Loss& loss, const RowStore<Scalar>& data,
+                                   const std::vector<int64_t>& B, const double* wblock, const double* th,
+                                   double tau, double C, double* g, ExactSum& sum) {
   constexpr int kChunk = 32;
   const int p = data.p(), d = loss.dim();
   const size_t nb = B.size();
@@ -301,6 +304,9 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
         for (int e = 0; e < m; ++e) extra[i][e] *= w * f;
       }
       for (int i = 0; i < nc; ++i) {
+#if defined(__GNUC__) && defined(__x86_64__)
+        if constexpr (kAvx) sum.add_scaled_avx(coef[i], rows[i], p); else
+#endif
         sum.add_scaled(coef[i], rows[i], p);
         for (int e = 0; e < m; ++e) sum.add(p + e, extra[i][e]);
       }
@@ -317,6 +323,30 @@ inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
       for (int j = 0; j < d; ++j) sum.add(j, w * g[j]);
     }
   }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+/// The same body compiled for AVX (chosen at run time): the exact sum's
+/// vector kernel then inlines into the record loop. Every operation is the
+/// same (the dot products keep their two SSE2 lanes, in VEX form), so both
+/// give the same bits.
+template <class Loss, class Scalar>
+__attribute__((target("avx"))) void accumulate_subset_avx(const Loss& loss, const RowStore<Scalar>& data,
+                                                          const std::vector<int64_t>& B, const double* wblock,
+                                                          const double* th, double tau, double C, double* g,
+                                                          ExactSum& sum) {
+  accumulate_subset_body<Loss, Scalar, true>(loss, data, B, wblock, th, tau, C, g, sum);
+}
+#endif
+
+template <class Loss, class Scalar>
+inline void accumulate_subset(const Loss& loss, const RowStore<Scalar>& data,
+                              const std::vector<int64_t>& B, const double* wblock, const double* th,
+                              double tau, double C, double* g, ExactSum& sum) {
+#if defined(__GNUC__) && defined(__x86_64__)
+  if (detail::exact_sum_has_avx()) return accumulate_subset_avx(loss, data, B, wblock, th, tau, C, g, sum);
+#endif
+  accumulate_subset_body(loss, data, B, wblock, th, tau, C, g, sum);
 }
 
 /// @brief Stride of the iterates averaged (TrainConfig::average_from). Adam's

@@ -82,6 +82,51 @@ CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
   CHECK(true);
 }
 
+// The eight-lane AVX2 keystream is the scalar one too (where the CPU has
+// AVX2; elsewhere Rng uses the four-lane path), across a counter wrap, and an
+// Rng gives the same draws whichever refill it uses.
+CORE_TEST(chacha20_eight_blocks_match_the_scalar_block) {
+#ifdef PGBB_HAVE_CHACHA8
+  if (pgbb::cpu_has_avx2()) {
+    const pgbb::Key key = pgbb::key_from_u64(12);
+    uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
+    in[14] = 3; in[15] = 7;
+    for (uint32_t start : {0u, 29u, 0xFFFFFFFCu, 0xFFFFFFF9u}) {
+      in[12] = start; in[13] = 2;
+      uint64_t eight[64];
+      pgbb::chacha20_blocks8(in, eight);
+      bool same = true;
+      for (uint32_t b = 0; b < 8; ++b) {
+        uint32_t one[16], blk[16];
+        for (int i = 0; i < 16; ++i) blk[i] = in[i];
+        const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + b;
+        blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
+        pgbb::chacha20_block(blk, one);
+        for (int i = 0; i < 8; ++i)
+          same = same && eight[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
+      }
+      CHECK(same);
+    }
+  }
+#endif
+  // Rng's draws are the scalar keystream in counter order, block after block.
+  const pgbb::Key key = pgbb::key_from_u64(13);
+  pgbb::Rng rng(key, 4);
+  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
+  in[12] = 0; in[13] = 0; in[14] = 4; in[15] = 0;
+  bool same = true;
+  for (int b = 0; b < 40; ++b) {
+    uint32_t one[16];
+    pgbb::chacha20_block(in, one);
+    for (int i = 0; i < 8; ++i)
+      same = same && rng.next_u64() == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
+    ++in[12];
+  }
+  CHECK(same);
+}
+
 CORE_TEST(os_entropy_keys_differ) {
   const pgbb::Key a = pgbb::os_entropy_key(), b = pgbb::os_entropy_key();
   CHECK(a != b);                    // equal with probability 2^-256
