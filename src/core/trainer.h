@@ -277,26 +277,31 @@ inline void accumulate_subset_body(const Loss& loss, const RowStore<Scalar>& dat
   if constexpr (Loss::kExtra >= 0) {
     constexpr int m = Loss::kExtra;
     const Scalar* rows[kChunk];
-    double coef[kChunk], extra[kChunk][m > 0 ? m : 1];
+    double coef[kChunk], xb[kChunk], xx[kChunk], extra[kChunk][m > 0 ? m : 1];
 #if defined(__GNUC__)
     for (size_t i = 0; i < std::min<size_t>(kChunk, nb); ++i) __builtin_prefetch(data.row(B[i]));
 #endif
     for (size_t c0 = 0; c0 < nb; c0 += kChunk) {
       const int nc = static_cast<int>(std::min<size_t>(kChunk, nb - c0));
       for (int i = 0; i < nc; ++i) rows[i] = data.row(B[c0 + i]);
+      // Three passes over the chunk, each a loop of independent records, so
+      // the CPU overlaps the records' latency chains (dot product, division,
+      // score, clip) instead of waiting on one record at a time.
       for (int i = 0; i < nc; ++i) {
 #if defined(__GNUC__)
         // Rows of a subset are scattered over the design: prefetch the row of
         // the next chunk, one per record so the requests stay spread out.
         if (c0 + kChunk + i < nb) __builtin_prefetch(data.row(B[c0 + kChunk + i]));
 #endif
-        const Scalar* r = rows[i];
-        double xb, xx;
-        detail::dot_and_norm(th, r, p, &xb, &xx);
-        const double a = loss.score(th, xb, static_cast<double>(r[p]), tau, extra[i]);
-        double norm2 = a * a * xx;
+        detail::dot_and_norm(th, rows[i], p, &xb[i], &xx[i]);
+      }
+      for (int i = 0; i < nc; ++i)
+        coef[i] = loss.score(th, xb[i], static_cast<double>(rows[i][p]), tau, extra[i]);
+      for (int i = 0; i < nc; ++i) {
+        const double a = coef[i];
+        double norm2 = a * a * xx[i];
         for (int e = 0; e < m; ++e) norm2 += extra[i][e] * extra[i][e];
-        const double w = wblock[RowStore<Scalar>::block(r, p)];
+        const double w = wblock[RowStore<Scalar>::block(rows[i], p)];
         double f = norm2 > cap * cap ? cap / std::sqrt(norm2) : 1.0;  // clip_C
         if (!std::isfinite(norm2)) f = 0.0;
         coef[i] = w * f * a;

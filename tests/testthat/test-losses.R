@@ -100,9 +100,11 @@ test_that("the smoothed quantile loss is the check loss convolved with a Gaussia
     q <- vapply(r, function(ri) stats::integrate(function(z)
       (ri + 0.25 * z) * (tau - (ri + 0.25 * z < 0)) * dnorm(z), -Inf, Inf, rel.tol = 1e-10)$value, 1)
     expect_equal(v, q, tolerance = 1e-8)
-    # derivative Phi(r / h) - (1 - tau) (SM S3.3), here with x = 1 so g = -psi
+    # derivative Phi(r / h) - (1 - tau) (SM S3.3), here with x = 1 so g = -psi.
+    # Phi is tabulated with cubic Hermite interpolation (losses.h,
+    # NormalCdfTable), whose error bound is 8.5e-11: checked absolutely at that.
     g <- loss_eval(s, 0, matrix(1, length(r)), r, tau)$gradient[, 1]
-    expect_equal(-g, pnorm(r / 0.25) - (1 - tau), tolerance = 1e-14)
+    expect_lt(max(abs(-g - (pnorm(r / 0.25) - (1 - tau)))), 8.6e-11)
   }
 })
 
