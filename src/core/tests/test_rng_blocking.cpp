@@ -54,29 +54,42 @@ CORE_TEST(rng_is_the_chacha20_keystream) {
   }
 }
 
+namespace {
+// ChaCha input state of `key`, nonce (n0, n1), counter words (c0, c1).
+void chacha_state(uint32_t in[16], const pgbb::Key& key, uint32_t n0, uint32_t n1, uint32_t c0, uint32_t c1) {
+  const uint32_t constants[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  for (int i = 0; i < 4; ++i) in[i] = constants[i];
+  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
+  in[12] = c0; in[13] = c1; in[14] = n0; in[15] = n1;
+}
+
+// Whether out[8 b + i] is words 2i, 2i + 1 of the scalar block at counter c + b
+// for b < blocks, c the 64-bit counter of `in` (as Rng packs them).
+bool matches_scalar_blocks(const uint64_t* out, const uint32_t in[16], int blocks) {
+  bool same = true;
+  for (int b = 0; b < blocks; ++b) {
+    uint32_t one[16], blk[16];
+    for (int i = 0; i < 16; ++i) blk[i] = in[i];
+    const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + static_cast<uint64_t>(b);
+    blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
+    pgbb::chacha20_block(blk, one);
+    for (int i = 0; i < 8; ++i)
+      same = same && out[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
+  }
+  return same;
+}
+}  // namespace
+
 // The four-lane SSE2 keystream is the scalar one, block for block, also when
 // the low counter word wraps inside the four blocks.
 CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
 #ifdef PGBB_HAVE_CHACHA4
-  const pgbb::Key key = pgbb::key_from_u64(11);
-  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
-  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
-  in[14] = 9; in[15] = 1;
+  uint32_t in[16];
   for (uint32_t start : {0u, 17u, 0xFFFFFFFEu, 0xFFFFFFFDu}) {
-    in[12] = start; in[13] = 5;
+    chacha_state(in, pgbb::key_from_u64(11), 9, 1, start, 5);
     uint64_t four[32];
     pgbb::chacha20_blocks4(in, four);
-    bool same = true;
-    for (uint32_t b = 0; b < 4; ++b) {
-      uint32_t one[16], blk[16];
-      for (int i = 0; i < 16; ++i) blk[i] = in[i];
-      const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + b;
-      blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
-      pgbb::chacha20_block(blk, one);
-      for (int i = 0; i < 8; ++i)
-        same = same && four[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
-    }
-    CHECK(same);
+    CHECK(matches_scalar_blocks(four, in, 4));
   }
 #endif
   CHECK(true);
@@ -86,45 +99,24 @@ CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
 // AVX2; elsewhere Rng uses the four-lane path), across a counter wrap, and an
 // Rng gives the same draws whichever refill it uses.
 CORE_TEST(chacha20_eight_blocks_match_the_scalar_block) {
+  uint32_t in[16];
 #ifdef PGBB_HAVE_CHACHA8
   if (pgbb::cpu_has_avx2()) {
-    const pgbb::Key key = pgbb::key_from_u64(12);
-    uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
-    for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
-    in[14] = 3; in[15] = 7;
     for (uint32_t start : {0u, 29u, 0xFFFFFFFCu, 0xFFFFFFF9u}) {
-      in[12] = start; in[13] = 2;
+      chacha_state(in, pgbb::key_from_u64(12), 3, 7, start, 2);
       uint64_t eight[64];
       pgbb::chacha20_blocks8(in, eight);
-      bool same = true;
-      for (uint32_t b = 0; b < 8; ++b) {
-        uint32_t one[16], blk[16];
-        for (int i = 0; i < 16; ++i) blk[i] = in[i];
-        const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + b;
-        blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
-        pgbb::chacha20_block(blk, one);
-        for (int i = 0; i < 8; ++i)
-          same = same && eight[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
-      }
-      CHECK(same);
+      CHECK(matches_scalar_blocks(eight, in, 8));
     }
   }
 #endif
   // Rng's draws are the scalar keystream in counter order, block after block.
   const pgbb::Key key = pgbb::key_from_u64(13);
   pgbb::Rng rng(key, 4);
-  uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
-  for (int i = 0; i < 8; ++i) in[4 + i] = key[i];
-  in[12] = 0; in[13] = 0; in[14] = 4; in[15] = 0;
-  bool same = true;
-  for (int b = 0; b < 40; ++b) {
-    uint32_t one[16];
-    pgbb::chacha20_block(in, one);
-    for (int i = 0; i < 8; ++i)
-      same = same && rng.next_u64() == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
-    ++in[12];
-  }
-  CHECK(same);
+  chacha_state(in, key, 4, 0, 0, 0);
+  uint64_t draws[8 * 40];
+  for (auto& d : draws) d = rng.next_u64();
+  CHECK(matches_scalar_blocks(draws, in, 40));
 }
 
 CORE_TEST(os_entropy_keys_differ) {
