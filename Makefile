@@ -5,8 +5,11 @@
 deps:
 	bash tools/install-deps.sh
 
+# roxygen reads the installed package (pkgload would need pkgbuild to compile).
 document:
-	Rscript --vanilla -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
+	Rscript --vanilla -e 'Rcpp::compileAttributes()'
+	bash tools/install.sh
+	Rscript --vanilla -e 'roxygen2::roxygenise(load_code = "installed")'
 
 install: deps
 	bash tools/install.sh

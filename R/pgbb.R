@@ -75,62 +75,66 @@
 #' over the Dirichlet block weights (the sampling uncertainty) but not over the
 #' error that the gradient noise left in the generator, so where the privacy
 #' noise dominates, one training's interval is too narrow and its centre
-#' wanders. By default (`pgbb_control(runs = 5)`) `pgbb()` trains `R`
-#' independent generators under the one budget (the accountant composes all
-#' `R T K` releases, so each run gets more noise) and pools them
-#' (post-processing): a draw is a run's draw recentred at the mean of the run
-#' means, plus a draw of that pooled centre's noise error, Gaussian with the
-#' between-run covariance `B / R` mapped to a t on the Satterthwaite degrees of
-#' freedom. Its squared standard error is `W + B / R` (`W` the mean within-run
-#' variance), the `total` that `tidy()` reports as `std.error`; the draws'
-#' sample variance is somewhat larger, from the t's tails. The
-#' table `fit$variability` and `summary()` give the within, between and total
-#' spread per coefficient; a warning names the coefficients whose between-run
-#' spread exceeds the within-run spread. `runs = 1` is the paper's single
-#' training (Algorithm 1), whose print says that its intervals leave the noise
-#' error out.
+#' wanders. The default training ([pgbb_control()]) is built to include that
+#' error:
+#' - **Five pooled runs** (`runs = 5`) share the `iterations` under the one
+#'   budget (the accountant composes all `R T K` releases) and are pooled
+#'   (post-processing): a draw is the mean of the run means plus the runs'
+#'   averaged deviation plus a draw of the pooled centre's noise error,
+#'   Gaussian with the between-run covariance `B / R` mapped to a t on the
+#'   Satterthwaite degrees of freedom. Its squared standard error is
+#'   `W + B / R`, the `total` that `tidy()` reports as `std.error`.
+#'   `fit$variability` and `summary()` give the within, between and total
+#'   spread per coefficient, and a warning names the coefficients whose
+#'   between-run spread exceeds the within-run spread.
+#' - **One partition** (`share_partition = TRUE`): the runs target the same
+#'   partition-conditional posterior, so averaging their deviations at common
+#'   block weights keeps the sampling spread and divides the spread each run's
+#'   noise adds by `R` (the guarantee holds for every fixed partition, so the
+#'   accounting is unchanged). One partition's spread rests on `blocks - 1`
+#'   degrees of freedom (a blocked draw is the estimate plus a Dirichlet
+#'   combination of the `S` block sums), so the averaged deviations are drawn
+#'   as a t on `blocks - 1` (on a mean, n = 2,000, 2,000 data sets: one
+#'   partition's 95% interval covered 0.865 at S = 5 and 0.934 at S = 20
+#'   without the t, 0.950 and 0.948 with it).
+#' - **Tail averaging at twice the paper's step** (`learning_rate = 1e-3`,
+#'   `lr_floor = 0.1`, `average_from = 0.5`): each run's generator is the
+#'   mean of its second half. The average removes most of the noise a larger
+#'   step leaves, and the larger step converges along weakly identified
+#'   directions that the paper's decay to 1% leaves short of the optimum, an
+#'   error shared by every run that no pooling can see.
+#' - **Each quantile level at its own bound** (`level_noise = "scaled"`, see
+#'   [pgbb_fit()]): less noise at the central levels, the same guarantee.
 #'
-#' The gradient noise also widens each run's own spread over the block
-#' weights, so `W` overstates the sampling variance where the noise is large:
-#' on the Table S2 regression (n = 10,000, eps = 1, with an intercept) a run's
-#' spread was 3-4 times the sampling standard error (equal to it at eps = Inf),
-#' and the intervals 1.6 times the paper's width at coverage 1.
-#' `pgbb_control(share_partition = TRUE)` trains the runs on one partition
-#' and averages their deviations at common block weights, which keeps the
-#' sampling spread and divides the noise-induced part by `R` (the guarantee
-#' holds for every fixed partition, so the accounting is unchanged). One
-#' partition's spread, though, rests on `blocks - 1` degrees of freedom: a
-#' blocked draw is the estimate plus a Dirichlet combination of the `S` block
-#' sums, so its spread is a variance estimated from `S` values. On a mean
-#' (n = 2,000, 2,000 data sets) one partition's 95% interval covered 0.865 at
-#' S = 5 and 0.934 at S = 20, five fresh partitions pooled 0.943 and 0.951.
-#' The shared pooling therefore draws the averaged deviations as a t on
-#' `blocks - 1` degrees of freedom (0.950 and 0.948 in the same study, at
-#' 1.43 and 1.07 times the width). The same holds for a single training
-#' (`runs = 1`, the paper's setting), which is left as the paper has it. With
-#' the t, over 10 releases of the real data (`inst/scripts/schedule-study.R`,
-#' coverage of rq averaged over covariates and levels): natality 0.93 / 0.94
-#' at `epsilon` 1 / 4 (fresh partitions 0.97 / 0.97) at widths 0.93 / 0.98
-#' times the fresh ones; Census 0.96 / 0.96 (0.93 / 0.98) at 1.06 / 1.09
-#' times. On Table S2 (all twelve cells, 100 replicates each, S = 20, with
-#' the t): widths 1.36-1.67 -> 0.86-0.96 times the paper's, coverage of the
-#' truth 0.997-1 -> 0.96-1, MAE 0.74-0.90 times the paper's
-#' (`vignette("simulations")`). It stays an opt-in: on the real data it is
-#' about as wide as fresh partitions.
+#' Measured against the non-private `quantreg::rq` fit (95% intervals,
+#' coverage over every level; `inst/scripts/schedule-study.R`, results in
+#' `inst/extdata/schedule-study-*.csv`; the real-data scripts use twice the
+#' paper's 1e-3 there, 2e-3):
+#' - 1980 Census (65,023 men; 40 releases at each `epsilon`), education at
+#'   `epsilon = 1`: MAE 0.47 %/yr, width 2.94, coverage 0.94-0.95 (the
+#'   paper's single training: 1.01, 0.72, 0.30 over 10 releases; the paper
+#'   reports 0.52, 1.29, 0.70); at 4: 0.17, 1.02, 0.94 (paper's setting 0.38,
+#'   0.35, 0.34). Experience and black: coverage 0.93-0.97.
+#' - Natality (50,000 births of 2022; 20 releases), `epsilon = 4`: coverage
+#'   of BLACK, MARRIED, BOY and NOSMOKE 0.99, 0.99, 1.00 and 0.95 (widths 47,
+#'   43, 34 and 437 g), CIGAR 0.92; the paper's single training covers
+#'   0.30-0.66 of them. The previous default (fresh partitions, the paper's
+#'   schedule) covered NOSMOKE 0.82 and CIGAR 0.82.
+#' - Table S2 with an intercept (`vignette("simulations")`): coverage of the
+#'   truth and widths against the paper's in every cell.
 #'
-#' More runs at the same total `iterations` shorten every training. On the
-#' Census (T = 5,000, eps = 1) `runs = 10` met the targets the default misses
-#' (educ MAE 0.59 -> 0.47 %/yr, width 2.94 -> 2.55, coverage 0.94 -> 0.96; with
-#' T = 10,000, 0.39, 2.57, 0.96), but on the natality births the joint
-#' generator then stopped short of the optimum: at eps = 4 the coverage of the
-#' rq fit for Smoker fell from 0.84 to 0.36 (T = 10,000) and to 0.74 (T =
-#' 20,000, 2,000 iterations per run). Longer Census runs (5 x 5,000, more noise
-#' per step) widened the intervals instead (educ 3.32 %/yr at eps = 1). On
-#' Table S2 (n = 10,000) `runs = 10` widened the intervals (1.8-2.1 times the
-#' paper's, coverage 1). So the default stays at 5 runs; check another number
-#' on a new application. These tables are in `inst/extdata`
-#' (`*-runs10*.csv`, `schooling-census1980-table-T25000.csv`), made by the
-#' scripts in `inst/scripts` with `--runs` and `--iterations`.
+#' The trade-off measured: the larger step costs the Census, where the noise
+#' and not the optimiser sets the width (educ width 2.64 at the paper's step
+#' with the same pooling, 2.94 at twice it), and the Table S2 widths (0.78-0.85
+#' to 0.96-1.04 times the paper's in the cells screened), and it is what
+#' lifts the natality NOSMOKE coverage from 0.86 to 0.95. Averaging from a
+#' quarter of the run instead of half narrowed the Census (2.55) but lowered
+#' the coverage of black (0.84) and NOSMOKE (0.91); ten runs sharing the same
+#' iterations stopped each natality run short of the optimum (NOSMOKE
+#' coverage 0.34-0.44); ten runs of the same length (twice the iterations)
+#' narrowed the Census (2.45) at coverage 0.88-0.92. `pgbb_control(paper =
+#' TRUE)` is the paper's single training (Algorithms 1-2), whose print says
+#' that its intervals leave the noise error out.
 #'
 #' @section Choosing bounds, epsilon, n and iterations:
 #' - **Bounds** are public knowledge about the variables (a questionnaire's
@@ -145,63 +149,34 @@
 #'   the budget while the signal grows with n, so the noise error of a
 #'   coefficient falls roughly like 1 / (n epsilon). On the 50,000 real 2022
 #'   births (`data(natality2022)`, 14 coefficients, five quantile levels) the
-#'   95% intervals of the indicator covariates are 100-1,200 g wide at
-#'   epsilon = 1 and 45-420 g at 4; at
+#'   95% intervals of the indicator covariates are 85-1,900 g wide at
+#'   epsilon = 1 and 33-440 g at 4 (coverage of rq 0.92-1 over 10 releases); at
 #'   the paper's 1.94 million records (a resampled scale study), 12-92 g at
 #'   epsilon = 1. The warning about a dominating noise names the coefficients
 #'   where a larger budget, more records or more iterations per training would
 #'   narrow the intervals.
 #' - **iterations** is the total over the `runs` pooled trainings. More
 #'   iterations mean more noise per step (the accountant composes every step),
-#'   but too few leave each training short of the optimum, an error the
-#'   interval does not contain. At large n the noise per step is small and
-#'   longer trainings are the better use of the budget: at 1.94 million
-#'   births, 5 runs sharing T = 10,000 missed the non-private fit at tau = 0.1
-#'   by 149 g (NOSMOKE) and 91 g (CIGAR), with intervals that did not cover it;
-#'   5 runs of 10,000 each (`iterations = 50000`) were within 14 and 3 g, and
-#'   every interval covered (`vignette("birthweight")`). The same happens at
-#'   50,000 births without any privacy noise: at `epsilon = Inf` the default
-#'   (5 runs of 2,000 iterations, the paper's K = 5) missed rq by 16-82 g for
-#'   NOSMOKE and 13-49 g for CIGAR over the five levels, with the between-run
-#'   spread above the within-run spread for 38 coefficient-levels, while one
-#'   training of 10,000 iterations was off by -28 to 20 g (NOSMOKE) and -17
-#'   to 7 g (CIGAR). Without noise nothing widens the interval to hide this:
-#'   over 10 non-private fits the default's intervals covered rq at 0.00
-#'   (CIGAR), 0.14 (NOSMOKE), 0.44 (intercept) and 0.82 (NOVISIT) of the
-#'   levels, and at 0.98-1.00 for every other covariate; on the Census (5
-#'   runs of 1,000) 0.91 on average, educ 0.86. So what is left of
-#'   the Smoker miss at `epsilon = 4` (coverage of rq 0.88 over 10 releases) is
-#'   the optimiser's error along the nearly collinear NOSMOKE / CIGAR /
-#'   intercept direction, not privacy noise. The noise warning says so: it
-#'   names the optimiser's error beside the privacy noise, and more iterations
+#'   but too few leave each training short of the optimum, an error shared by
+#'   the runs that the interval does not contain. Weakly identified
+#'   directions are where it shows: on the natality births, 95% of mothers do
+#'   not smoke and CIGAR is 0 for them, so the intercept, NOSMOKE and CIGAR are
+#'   nearly collinear in the coded design (smallest Gram eigenvalue 0.0057,
+#'   largest 6.4). Without any noise (`epsilon = Inf`), five runs of 2,000
+#'   iterations at the paper's schedule missed rq by 16-82 g for NOSMOKE, and
+#'   their intervals covered it at 0.14 of the levels (CIGAR 0.00), while one
+#'   training of 10,000 was off by -28 to 20 g; at 1.94 million births, 5 runs
+#'   sharing T = 10,000 missed at tau = 0.1 by 149 g (NOSMOKE), 5 runs of
+#'   10,000 each by 14 g (`vignette("birthweight")`). The default's larger
+#'   step and tail average are the remedy measured above; the noise warning
+#'   names the optimiser's error beside the privacy noise and more iterations
 #'   per training among the remedies. Check a new application against a
 #'   larger `iterations` before publishing.
-#' - **The optimiser's schedule** trades that error against the noise.
-#'   Averaging the second half of every run with a higher floor
-#'   (`pgbb_control(lr_floor = 0.1, average_from = 0.5)`) reduced the error
-#'   of the well-determined coefficients on both real data sets (10 releases
-#'   each; natality at `epsilon = 4`: BLACK, BOY, MARRIED MAE 8.9, 4.9, 6.7 ->
-#'   5.7, 3.2, 4.3 g, widths 64, 41, 58 -> 60, 33, 53 g; Census educ MAE 0.50
-#'   -> 0.46 %/yr at `epsilon = 1`, 0.19 -> 0.16 at 4, widths unchanged), but
-#'   at natality `epsilon = 1` the Smoker coverage fell from 0.86 to 0.80 and
-#'   the intercept's from 0.94 to 0.84. Doubling the learning rate as well
-#'   lifted the Smoker coverage at `epsilon = 4` to 0.92 (MAE 80 -> 74 g) at a
-#'   22% wider interval, and widened the `epsilon = 1` intervals by 50-80%.
-#'   Neither is uniformly better, so the defaults stay; both are one setting
-#'   away. With runs on one partition as well (`share_partition = TRUE`,
-#'   deviations drawn as a t, above) the two together gave the narrowest
-#'   honest intervals measured on the natality births: widths 0.90 / 0.89
-#'   times the default's at `epsilon` 1 / 4 (BLACK, MARRIED, BOY 58, 46, 29 g
-#'   at 4, against 64, 58, 41), MAE 1.03 / 0.92 times, coverage of rq 0.95 /
-#'   0.95, and Smoker's 0.92 / 0.90 (default 0.86 / 0.88); on the Census
-#'   widths 1.01 / 0.98 times, coverage 0.95 / 0.96; on Table S2 (4 cells, 20
-#'   replicates) 0.78-0.94 times the paper's width at coverage 0.93-1. Ten
-#'   runs on one partition (`runs = 10`) gave the best Census intervals (educ
-#'   at `epsilon = 1`: MAE 0.41 %/yr, width 2.24, coverage 0.98, against
-#'   0.50, 2.88, 0.94; all covariates 0.78 times the default's width) but, at
-#'   1,000 iterations a run, missed the natality NOSMOKE and CIGAR.
-#'   `inst/scripts/schedule-study.R` reruns every comparison; its results are
-#'   in `inst/extdata/schedule-study-*.csv`.
+#' - **The optimiser's schedule** is part of the mechanism's public
+#'   description but not of its guarantee: the optimiser sees only the noised
+#'   statistics, so any schedule is post-processing. The settings compared
+#'   above are in `inst/scripts/schedule-study.R` (`--configs`), with each
+#'   configuration's exact meaning.
 #' - **threads** (`pgbb_control(threads = )`) only change the speed: the fit
 #'   is bit-identical for any number. At the paper's natality scale (1.94
 #'   million records) 2 threads took 31 s against 51 s for one on idle cores;

@@ -38,7 +38,11 @@
 #' the data: values outside declared bounds are clipped (the number of clipped
 #' values is reported to the analyst in a message and is not part of the
 #' release); per-record gradients are additionally clipped to their declared
-#' bound. Factor levels are treated as public (declare them with `factor(...,
+#' bound. In a joint quantile fit each draw's level is drawn independently of
+#' the data, and a draw at level \eqn{\tau} is clipped at its own public bound
+#' \eqn{r_\tau C} and noised with \eqn{r_\tau \sigma}, so every release has
+#' the bound-to-noise ratio \eqn{C / \sigma} the accountant composes
+#' (`level_noise`, [pgbb_fit()]). Factor levels are treated as public (declare them with `factor(...,
 #' levels =)`); character variables and bases computed from the data (`poly()`,
 #' `ns()`, `bs()`, `scale()`) are refused by the formula interface.
 #'

@@ -84,10 +84,14 @@ cases <- function() {
 torch_case <- function(x, y, box, n) {
   case <- "1b. PGBB regression vs plain PyTorch Algorithm 1"
   if (!bench_wanted(case)) return(NULL)
-  py <- Sys.which("python3")
   script <- file.path(if (file.exists("bench/common.R")) "bench" else ".", "pytorch_alg1.py")
-  has_torch <- nzchar(py) && suppressWarnings(system2(py, c("-c", shQuote("import torch")),
-                                                      stdout = FALSE, stderr = FALSE)) == 0
+  # The first python3 that imports torch: the one on the PATH, or Debian's
+  # /usr/bin/python3, where python3-torch installs (a pyenv python3 may shadow it).
+  imports_torch <- function(py) nzchar(py) && file.exists(py) &&
+    suppressWarnings(system2(py, c("-c", shQuote("import torch")), stdout = FALSE, stderr = FALSE)) == 0
+  pys <- Filter(imports_torch, unique(c(unname(Sys.which("python3")), "/usr/bin/python3")))
+  has_torch <- length(pys) > 0L
+  py <- if (has_torch) pys[[1L]] else ""
   if (!has_torch) {
     cat("  1b. skipped: python3 cannot import torch\n")
     return(NULL)

@@ -22,7 +22,7 @@ run() {
 run simulations inst/scripts/simulations.R --parts=regression,gamma,expfam,blocking --reps=1 --n=10000 \
   --eps=1 --iterations=200 --hidden=16 --ng_iterations=2000 --sgld_iterations=2000 --draws=200 --out="$out"
 run simulations-intercept inst/scripts/simulations.R --parts=regression --methods=PGBB --intercept=1 \
-  --share_partition=1 --reps=1 --n=10000 --eps=1 --iterations=200 --hidden=16 --out="$out"
+  --reps=1 --n=10000 --eps=1 --iterations=200 --hidden=16 --out="$out"
 run one-shot-cr-tables inst/scripts/one-shot-cr-tables.R reps=2 n=2000 out="$out"
 run returns-to-schooling inst/scripts/returns-to-schooling.R --reps=1 --eps=1 --iterations=200 \
   --sgld_iterations=2000 --out="$out"

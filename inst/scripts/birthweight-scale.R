@@ -1,16 +1,18 @@
 # The natality application at the PGBB paper's scale (Section 6: n about 1.94M
 # births, 2024 file): a SCALE STUDY, not the paper's data. It builds 1.94M
 # records by resampling the 50,000 real 2022 births of `data(natality2022)` with
-# replacement, fits the joint-tau PGBB at the paper's settings (S = 5, q = 0.01,
-# K = 5, T = 10000, Adam 1e-3, h = 0.1, gamma*), and the non-private reference
+# replacement, fits the joint-tau PGBB at the paper's sizes (S = 5, q = 0.01,
+# K = 5, T = 10000, h = 0.1, gamma*; the training of natality_control(),
+# birthweight.R), and the non-private reference
 # of SM S3.3 (convolution-smoothed quantile regression, conquer). Reports wall
 # and CPU time, peak memory, and the intervals beside Table S9's widths. Writes
 # birthweight-scale-{fit,timing}.csv to --out.
 #   Rscript inst/scripts/birthweight-scale.R --n=1940000 --eps=1
 # Options: --n --eps --iterations --bootstrap --out --seed --tag
 # --iterations is the total over the 5 pooled trainings: the cached results
-# (inst/extdata) use --iterations=50000, the paper's T = 10,000 per training;
-# --iterations=10000 --tag=-shared is the pgbb() default of 5 runs sharing
+# (inst/extdata, birthweight-scale-fit.csv) use --iterations=50000, the paper's
+# T = 10,000 per training (run with the package's earlier default training);
+# --iterations=10000 --tag=-default is the pgbb() default of 5 runs sharing
 # T = 10,000 (2,000 each), too few per run at this n (see the vignette).
 # --tag is appended to the output file names.
 # --bootstrap=0 (default) gives the reference sandwich intervals; the paper's

@@ -8,7 +8,8 @@
 # Options: --reps (paper 10) --eps --iterations (PGBB T, paper 10000)
 #   --sgld_iterations (paper 200000) --sgld_reps (default --reps)
 #   --methods=PGBB,DP-SGLD --out --seed --first (first run number, to add runs in batches)
-#   --share_partition=1 (pooled runs on one partition) --runs=5 (PGBB pooled trainings)
+#   --paper=1 (the paper's single training) --runs, --share_partition (the
+#   pooling; see real_data_control() in quantile-app.R)
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else system.file("scripts", package = "pgbb")
@@ -54,12 +55,11 @@ natality_bounds <- c(list(AGE = c(18, 45), CIGAR = c(0, 6), WTGAIN = c(0, 98), .
 natality_formula <- bwkg ~ BLACK + NOSMOKE + MARRIED + BOY + AGE + CIGAR + HSGRAD + SOMECOLL +
   COLLGRAD + WTGAIN + NATAL2 + NATAL3 + NOVISIT
 natality_taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-# SM S3.3: S = 5, q = 0.01, K = 5, T = 10000, Adam 1e-3, h = 0.1 (here in kg,
-# the response's unit: 100 g, about a fifth of the residual sd, as h = 0.1 is
-# for the log wage of the Census application), gamma = gamma*(n, S).
-natality_control <- function(iterations = 10000, share_partition = FALSE, runs = 5)
-  pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations, learning_rate = 1e-3,
-               bandwidth = 0.1, draws = 2000, share_partition = share_partition, runs = runs)
+# SM S3.3: S = 5, q = 0.01, K = 5, T = 10000, h = 0.1 (here in kg, the
+# response's unit: 100 g, about a fifth of the residual sd, as h = 0.1 is for
+# the log wage of the Census application), gamma = gamma*(n, S); the training
+# of real_data_control() (quantile-app.R).
+natality_control <- function(iterations = 10000) real_data_control(iterations)
 
 # Table S9 of the paper (grams; NCHS 2024, n ~ 1.94M; AGE_s, CIGAR_s, WTGAIN_s rescaled).
 paper_s9 <- data.frame(
@@ -97,12 +97,11 @@ if (sys.nframe() == 0L) {
   out <- script_opt("out", "inst/extdata")
   seed <- script_opt("seed", 2024)
   first <- script_opt("first", 1)
-  share <- script_opt("share_partition", 0) == 1   # --share_partition=1: runs on one partition
   dir.create(out, showWarnings = FALSE, recursive = TRUE)
   t0 <- proc.time()[["elapsed"]]
   if ("PGBB" %in% methods)
     run_quantile_app(natality_formula, births, natality_bounds, natality_taus, eps_grid, reps,
-                     natality_control(iterations, share, script_opt("runs", 5)),   # --runs: pooled trainings
+                     natality_control(iterations),
                      seed = seed, label = "birthweight", out = out,
                      methods = "PGBB", first = first)
   if ("DP-SGLD" %in% methods)

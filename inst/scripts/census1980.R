@@ -47,17 +47,15 @@ if (sys.nframe() == 0L) {
   seed <- script_opt("seed", 1980)
   dir.create(out, showWarnings = FALSE, recursive = TRUE)
 
-  # --share_partition=1: the noise-aware runs share one partition (?pgbb_fit);
-  # --runs: the number of pooled trainings (default pgbb_control()'s 5)
-  control <- pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations,
-                          learning_rate = 1e-3, draws = 2000, runs = script_opt("runs", 5),
-                          share_partition = script_opt("share_partition", 0) == 1)
+  # SM S3.3's settings, T = 5000, with real_data_control()'s training
+  # (quantile-app.R; --paper=1 for the paper's single training).
+  control <- real_data_control(iterations)
   t0 <- proc.time()[["elapsed"]]
   runs <- run_quantile_app(census_formula, census, census_bounds, census_taus, eps_grid, reps, control,
                            sgld = list(omega = c(1, 0.1), iterations = sgld_iterations, rate = 0.01),
                            seed = seed, label = "schooling-census1980", out = out, methods = methods)
   elapsed <- proc.time()[["elapsed"]] - t0
-  tab <- quantile_table(runs, scale = c(educ = 100))
+  tab <- merge_with_table(quantile_table(runs, scale = c(educ = 100)), out, "schooling-census1980", methods)
   utils::write.csv(tab, file.path(out, "schooling-census1980-table.csv"), row.names = FALSE)
   utils::write.csv(variability(runs), file.path(out, "schooling-census1980-variability.csv"),
                    row.names = FALSE)

@@ -41,9 +41,9 @@ dir.create(out, showWarnings = FALSE, recursive = TRUE)
 bounds <- list(education = c(0, 18), experience = c(-6, 64),
                .response = c(log(50), log(20000)))
 taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-# SM S3.3: S = 5, q = 0.01, K = 5, Adam 1e-3, h = 0.1, gamma = gamma*, T = 5000.
-control <- pgbb_control(blocks = 5, rate = 0.01, mc = 5, iterations = iterations,
-                        learning_rate = 1e-3, draws = 2000)
+# SM S3.3: S = 5, q = 0.01, K = 5, h = 0.1, gamma = gamma*, T = 5000, with
+# real_data_control()'s training (quantile-app.R; --paper=1 for the paper's).
+control <- real_data_control(iterations)
 t0 <- proc.time()[["elapsed"]]
 runs <- run_quantile_app(log(wage) ~ education + experience + ethnicity, CPS1988, bounds, taus,
                          eps_grid, reps, control,
@@ -52,7 +52,7 @@ runs <- run_quantile_app(log(wage) ~ education + experience + ethnicity, CPS1988
 elapsed <- proc.time()[["elapsed"]] - t0
 
 # Display units of Table S8: education in %/yr, experience per year, black in log wage.
-tab <- quantile_table(runs, scale = c(education = 100))
+tab <- merge_with_table(quantile_table(runs, scale = c(education = 100)), out, "schooling-cps", methods)
 utils::write.csv(tab, file.path(out, "schooling-cps-table.csv"), row.names = FALSE)
 utils::write.csv(variability(runs), file.path(out, "schooling-cps-variability.csv"), row.names = FALSE)
 

@@ -26,30 +26,63 @@ suppressPackageStartupMessages(library(pgbb))
 # A reproduction: seeded noise, so set.seed() reproduces every number (not for publication).
 options(pgbb.seeded_noise = TRUE)
 
-# Settings on top of each application's paper settings (S = 5, q = 0.01, K = 5,
-# Adam 1e-3, 5 pooled runs sharing T).
+# Settings on top of each application's paper sizes (S = 5, q = 0.01, K = 5,
+# Adam 1e-3; Table S2: S = 20, q = 0.1, K = 1, Adam 5e-4) and of
+# `earlier_defaults`, the pgbb_control() defaults under which the rows before
+# 2026-12-02 were measured (5 runs sharing T, fresh partitions, cosine decay to
+# 1%, the last iterate, Algorithm 2's level-uniform clip), so that every tag
+# keeps its meaning whatever the package's defaults. "scaled_" configurations
+# clip each level at its own bound (level_noise = "scaled"); "default" is the
+# training of pgbb_control()'s defaults since then, at twice the paper's step
+# (real_data_control() in quantile-app.R for the real data, pgbb_control()'s
+# 1e-3 for Table S2). lr_factor multiplies the paper's step and
+# iterations_factor its T.
+earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, average_from = 1,
+                         level_noise = "uniform", coding = "centred")
+tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
 configs <- list(
-  base = list(),                                              # the pgbb_control() defaults
-  tail_average = list(lr_floor = 0.1, average_from = 0.5),    # floor 10%, mean of the second half
-  tail_average_lr2 = list(learning_rate = 2e-3, lr_floor = 0.1, average_from = 0.5),
-  tail_average_lr2_runs10 = list(learning_rate = 2e-3, lr_floor = 0.1, average_from = 0.5,
-                                runs = 10, iterations_factor = 2),
-  single = list(runs = 1),                                     # the paper's one training of T
-  one_draw = list(mc = 1, iterations_factor = 5),              # K = 1, 5 T: same releases and sigma
+  base = list(),                                                   # earlier_defaults
+  default = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg),
+  default_runs10 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, runs = 10,
+                         iterations_factor = 2), tail_avg),             # 10 runs of the same length
+  paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
+  single = list(runs = 1),                                         # one training of T, centred coding
+  tail_average = tail_avg,
+  tail_average_lr2 = c(list(lr_factor = 2), tail_avg),
+  tail_average_lr2_runs10 = c(list(lr_factor = 2, runs = 10, iterations_factor = 2), tail_avg),
+  one_draw = list(mc = 1, iterations_factor = 5),                  # K = 1, 5 T: same releases and sigma
   one_draw_shared = list(mc = 1, iterations_factor = 5, share_partition = TRUE),
-  long_runs = list(iterations_factor = 5),                     # 5 runs of T each: sigma for 5 T K releases
-  shared = list(share_partition = TRUE),                       # the runs on one partition
-  shared_tail_average = list(share_partition = TRUE, lr_floor = 0.1, average_from = 0.5),
-  shared_runs10 = list(share_partition = TRUE, runs = 10))
+  long_runs = list(iterations_factor = 5),                         # 5 runs of T each: sigma for 5 T K releases
+  shared = list(share_partition = TRUE),                           # the runs on one partition
+  shared_tail_average = c(list(share_partition = TRUE), tail_avg),
+  shared_runs10 = list(share_partition = TRUE, runs = 10),
+  scaled = list(level_noise = "scaled"),
+  scaled_shared_tail_average = c(list(level_noise = "scaled", share_partition = TRUE), tail_avg),
+  scaled_shared_tail_average_runs10 = c(list(level_noise = "scaled", share_partition = TRUE, runs = 10), tail_avg),
+  scaled_shared_tail_average_lr2_runs10 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2,
+                                                 runs = 10), tail_avg),
+  scaled_shared_tail_average25 = list(level_noise = "scaled", share_partition = TRUE, lr_floor = 0.1,
+                                      average_from = 0.25),
+  scaled_shared_tail_average25_lr2 = list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2,
+                                          lr_floor = 0.1, average_from = 0.25),
+  scaled_shared_tail_average25_lr2_runs10 = list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2,
+                                                 lr_floor = 0.1, average_from = 0.25, runs = 10),
+  scaled_one_draw = list(level_noise = "scaled", mc = 1, iterations_factor = 5),
+  scaled_one_draw_tail_average = c(list(level_noise = "scaled", mc = 1, iterations_factor = 5), tail_avg),
+  scaled_one_draw_shared_tail_average = c(list(level_noise = "scaled", mc = 1, iterations_factor = 5,
+                                               share_partition = TRUE), tail_avg))
 
 # pgbb_control() of configuration `tag` on top of the application's paper
-# settings `paper`; iterations_factor multiplies the paper's T.
+# sizes `paper` and earlier_defaults.
 control_for <- function(tag, paper) {
   cfg <- configs[[tag]]
   factor <- if (is.null(cfg$iterations_factor)) 1 else cfg$iterations_factor
+  lr_factor <- if (is.null(cfg$lr_factor)) 1 else cfg$lr_factor
   cfg$iterations_factor <- NULL
+  cfg$lr_factor <- NULL
   paper$iterations <- paper$iterations * factor
-  do.call(pgbb_control, utils::modifyList(paper, cfg))
+  paper$learning_rate <- paper$learning_rate * lr_factor
+  do.call(pgbb_control, utils::modifyList(utils::modifyList(paper, earlier_defaults), cfg))
 }
 
 # Appends rows to the study's CSV (so runs can be added in batches).

@@ -20,9 +20,15 @@
 #   --methods=PGBB,DP-SGLD,NoisyGibbs,DP-Bootstrap (regression part: which rows)
 #   --intercept=0 (1: PGBB regression fits y ~ x1 + x2 + x3, with an intercept,
 #   as a user writes it; the summary file gains the suffix "-intercept")
-#   --share_partition=0 (1: the pooled trainings share one partition, see
-#   ?pgbb_control; the summary file gains the suffix "-shared")
-#   --runs=5 (PGBB's pooled trainings; another value adds the suffix "-runs<R>")
+#   --paper=0 (1: pgbb_control(paper = TRUE), the paper's single training; the
+#   files gain the suffix "-paper"; otherwise PGBB runs with pgbb_control()'s
+#   noise-aware defaults)
+#   --share_partition (0: fresh partitions, suffix "-fresh"; default the package's)
+#   --runs (PGBB's pooled trainings; a value other than the package's 5 adds
+#   the suffix "-runs<R>")
+#   With --methods short of the four regression methods, the rows of the others
+#   already in the regression replicates file are kept (so PGBB can be rerun
+#   alone beside the baselines).
 #   --dpb_lambda=default (DP-Bootstrap ridge penalty: the package default 0.02, a
 #   number, or "invsqrtn" for the former default 1/sqrt(n); a non-default value adds
 #   the suffix "-dpblambda<value>")
@@ -51,8 +57,17 @@ out <- opt("out", "inst/extdata")
 cores <- opt("cores", 1)
 methods <- opt("methods", c("PGBB", "DP-SGLD", "NoisyGibbs", "DP-Bootstrap"))
 intercept <- opt("intercept", 0) == 1
-share_partition <- opt("share_partition", 0) == 1
-pgbb_runs <- opt("runs", 5)   # --runs: PGBB's pooled trainings (pgbb_control(runs =))
+paper <- opt("paper", 0) == 1
+share_opt <- opt("share_partition", NA_real_)   # NA: the package default
+pgbb_runs <- opt("runs", NA_real_)              # NA: the package default (5; 1 with --paper=1)
+# The PGBB training: the package's defaults, or the paper's (--paper=1), with
+# --runs / --share_partition on top when given.
+pgbb_training <- function(...) {
+  extra <- list(...)
+  if (!is.na(pgbb_runs)) extra$runs <- pgbb_runs
+  if (!is.na(share_opt)) extra$share_partition <- share_opt == 1
+  do.call(pgbb_control, c(extra, list(paper = paper)))
+}
 dpb_lambda <- opt("dpb_lambda", "default")[1]
 if (!dpb_lambda %in% c("default", "invsqrtn") && is.na(suppressWarnings(as.numeric(dpb_lambda))))
   stop("--dpb_lambda: 'default', 'invsqrtn' or a positive number")
@@ -101,9 +116,10 @@ sim_regression_data <- function(n, noise) {
 reg_bounds <- list(x1 = c(-1, 1), x2 = c(-1, 1), x3 = c(-1, 1), .response = c(-10, 10))
 
 fit_pgbb_huber <- function(d, eps, blocks = 20, gamma = NULL) {
-  ctrl <- pgbb_control(blocks = blocks, gamma = gamma, rate = 0.1, iterations = iterations,
-                       mc = 1, hidden = hidden, learning_rate = 5e-4, draws = 2000,
-                       share_partition = share_partition, runs = pgbb_runs)
+  # SM S3.2's sizes (S = 20, q = 0.1, K = 1, T = 10000, 3 x 256); the step is
+  # pgbb_control()'s 1e-3, twice the paper's 5e-4 (the paper's with --paper=1).
+  ctrl <- pgbb_training(blocks = blocks, gamma = gamma, rate = 0.1, iterations = iterations,
+                        mc = 1, hidden = hidden, draws = 2000)
   fit <- pgbb(if (intercept) y ~ x1 + x2 + x3 else y ~ 0 + x1 + x2 + x3, data = d, loss = "huber", epsilon = eps,
               delta = 1 / nrow(d), bounds = reg_bounds, control = ctrl)
   list(est = coef(fit)[names(beta_star)], ci = confint(fit, level = 0.95)[names(beta_star), , drop = FALSE])
@@ -169,8 +185,8 @@ run_grid <- function(grid, fun, file) {
 }
 
 reg_file <- function()
-  paste0("sim-regression", if (intercept) "-intercept", if (share_partition) "-shared",
-         if (pgbb_runs != 5) paste0("-runs", pgbb_runs),
+  paste0("sim-regression", if (intercept) "-intercept", if (paper) "-paper",
+         if (identical(share_opt, 0)) "-fresh", if (!is.na(pgbb_runs) && pgbb_runs != 5) paste0("-runs", pgbb_runs),
          if (dpb_lambda != "default") paste0("-dpblambda", dpb_lambda))
 
 timings <- list()
@@ -179,7 +195,17 @@ if ("regression" %in% parts) {
   grid <- expand.grid(noise = c("contaminated", "student_t"), n = n_grid, eps = eps_grid,
                       stringsAsFactors = FALSE)
   file <- reg_file()
+  old_file <- file.path(out, paste0(file, "-replicates.csv"))
+  all_methods <- c("PGBB", "DP-SGLD", "NoisyGibbs", "DP-Bootstrap")
+  kept <- if (!all(all_methods %in% methods) && file.exists(old_file)) {
+    o <- utils::read.csv(old_file)
+    o[!o$method %in% methods, , drop = FALSE]
+  }
   res <- run_grid(grid, function(g) one_regression(g$noise, g$n, g$eps, methods), file)
+  if (!is.null(kept) && nrow(kept)) {
+    res <- rbind(res, kept[names(res)])
+    utils::write.csv(res, old_file, row.names = FALSE)
+  }
   s <- summarise(res, c("noise", "n", "eps", "method"))
   utils::write.csv(s, file.path(out, paste0(file, "-summary.csv")), row.names = FALSE)
   timings$regression <- proc.time()[["elapsed"]] - t0
@@ -223,8 +249,8 @@ if ("expfam" %in% parts) {
       box = if (gauss) ab else c(0.1, 12), x_bounds = ab, blocks = 20, gamma = 1, rate = 0.2,
       iterations = 2000, mc = 1, hidden = hidden, J = 30, clip = 8, draws = 2000, progress = FALSE))
     pp <- paper_fit()
-    ctrl <- pgbb_control(blocks = 20, gamma = 1, rate = 0.2, iterations = 2000, mc = 1,
-                         hidden = hidden, J = 30, draws = 2000)
+    ctrl <- pgbb_training(blocks = 20, gamma = 1, rate = 0.2, iterations = 2000, mc = 1,
+                          hidden = hidden, J = 30, draws = 2000)
     pf <- suppressWarnings(pgbb(x ~ 1, data = data.frame(x = x), loss = "mean", epsilon = g$eps,
                                 delta = delta, bounds = list(.response = ab), control = ctrl))
     ng <- if (gauss) noisy_gibbs(x, loss = "gaussian", sigma = 0.5, epsilon = g$eps, delta = delta,

@@ -154,6 +154,46 @@ test_that("pgbb_control() sets the trainer's clip, warm-up and precision for pgb
   expect_equal(def$fit$training$warmup, 0.05)
 }) })
 
+# The noise-aware training is the default (five runs on one partition, tail
+# averaging at twice the paper's step, each level at its own bound), and
+# paper = TRUE is the paper's single training; an explicit argument wins.
+test_that("pgbb_control()'s defaults are the noise-aware training; paper = TRUE is Algorithms 1-2", { quiet_noise({
+  def <- pgbb_control()
+  expect_identical(def$runs, 5L)
+  expect_true(def$share_partition)
+  expect_equal(c(def$learning_rate, def$lr_floor, def$average_from), c(1e-3, 0.1, 0.5))
+  expect_identical(c(def$level_noise, def$coding), c("scaled", "centred"))
+  pap <- pgbb_control(paper = TRUE)
+  expect_identical(pap$runs, 1L)
+  expect_false(pap$share_partition)
+  expect_equal(c(pap$learning_rate, pap$lr_floor, pap$average_from), c(5e-4, 0.01, 1))
+  expect_identical(c(pap$level_noise, pap$coding), c("uniform", "unit"))
+  mixed <- pgbb_control(paper = TRUE, runs = 3, learning_rate = 1e-3)
+  expect_identical(mixed$runs, 3L)
+  expect_equal(mixed$learning_rate, 1e-3)
+  expect_equal(mixed$lr_floor, 0.01)
+  expect_error(pgbb_control(paper = NA), "'paper'")
+  # The settings reach the trainer.
+  set.seed(10)
+  d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)
+  b <- list(x = c(0, 1), .response = c(-4, 5))
+  f_def <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.5), epsilon = 4, bounds = b, progress = FALSE,
+                control = pgbb_control(iterations = 40, hidden = 4, draws = 20, blocks = 5))
+  f_pap <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.5), epsilon = 4, bounds = b, progress = FALSE,
+                control = pgbb_control(iterations = 40, hidden = 4, draws = 20, blocks = 5, paper = TRUE))
+  expect_true(f_def$fit$shared_partition)
+  expect_identical(f_def$fit$ledger$runs, 5L)
+  expect_equal(unname(f_def$fit$ledger$level_scale), c(0.7, 0.5) / 0.7)
+  expect_equal(f_def$fit$training[c("learning_rate", "lr_floor", "average_from")],
+               list(learning_rate = 1e-3, lr_floor = 0.1, average_from = 0.5))
+  expect_false(f_pap$fit$shared_partition)
+  expect_identical(f_pap$fit$ledger$runs, 1L)
+  expect_equal(unname(f_pap$fit$ledger$level_scale), c(1, 1))
+  expect_identical(f_pap$design$maps$coding, "unit")
+  expect_equal(f_pap$fit$training[c("learning_rate", "lr_floor", "average_from")],
+               list(learning_rate = 5e-4, lr_floor = 0.01, average_from = 1))
+}) })
+
 test_that("pgbb_control(hidden = integer(0)) is pgbb_fit()'s affine generator, checked by the same rule", { quiet_noise({
   set.seed(9)
   d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)

@@ -240,7 +240,7 @@ test_that("the t scale factors make a normal deviation t-distributed", {
   expect_identical(pgbb:::.t_scale_factors(3, Inf), c(1, 1, 1))
 })
 
-test_that("share_partition trains the runs on one partition and is recorded", { quiet_noise({
+test_that("share_partition (the default) trains the runs on one partition and is recorded", { quiet_noise({
   set.seed(10)
   d <- data.frame(x = runif(300)); d$y <- d$x + rnorm(300)
   b <- list(x = c(0, 1), .response = c(-4, 5))
@@ -249,11 +249,14 @@ test_that("share_partition trains the runs on one partition and is recorded", { 
   expect_true(f$fit$shared_partition)
   expect_true(all(f$variability$shared_partition))
   expect_null(f$fit$partition)    # a private fit keeps no partition
-  # the same seed without sharing: same budget and noise scale, different draws
+  # the default shares; the same seed without sharing: same budget and noise scale
   set.seed(10)
   g <- pgbb(y ~ x, d, loss = "huber", epsilon = 4, bounds = b, progress = FALSE,
-            control = pgbb_control(iterations = 40, hidden = 4, draws = 50, blocks = 5, runs = 3))
+            control = pgbb_control(iterations = 40, hidden = 4, draws = 50, blocks = 5, runs = 3,
+                                   share_partition = FALSE))
   expect_false(g$fit$shared_partition)
+  expect_true(pgbb_control()$share_partition)
+  expect_false(isTRUE(all.equal(f$draws, g$draws)))
   expect_equal(f$fit$ledger$sigma, g$fit$ledger$sigma)
   expect_equal(f$fit$ledger$epsilon, g$fit$ledger$epsilon)
   expect_error(pgbb_control(share_partition = NA), "'share_partition'")
