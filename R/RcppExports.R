@@ -225,8 +225,8 @@ cpp_loss_bound <- function(spec, bounds, box, taus) {
     .Call(`_pgbb_cpp_loss_bound`, spec, bounds, box, taus)
 }
 
-cpp_pgbb_train <- function(x, y, spec, generator, partition, blocks, settings, seed, progress) {
-    .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partition, blocks, settings, seed, progress)
+cpp_pgbb_train <- function(x, y, spec, generator, partitions, blocks, settings, seeds, progress) {
+    .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partitions, blocks, settings, seeds, progress)
 }
 
 cpp_generator_eval <- function(generator, layers, U, tau) {

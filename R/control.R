@@ -111,7 +111,8 @@
 #'   level-uniform clip (`level_noise = "uniform"`) and fresh partitions.
 #'   Arguments given explicitly still win. Its intervals leave the training
 #'   noise out (the print says so); use it to reproduce the paper's tables.
-#' @param threads Threads for the training's subset pass, as in [pgbb_fit()]:
+#' @param threads Threads for the training (the runs side by side, then the
+#'   subset pass), as in [pgbb_fit()]:
 #'   `NULL` (default) for `getOption("pgbb.threads", 1)`. Every value gives the
 #'   same fit bit for bit.
 #' @return An object of class `pgbb_control`.

@@ -424,7 +424,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                  share_partition = isTRUE(control$share_partition),
                  clip = control$clip, precision = control$precision %||% "float",
                  threads = control$threads, level_noise = control$level_noise %||% "scaled",
-                 progress = progress)
+                 keep_runs = TRUE, progress = progress)
   if (private) common$epsilon <- epsilon else common$sigma <- 0
   if (loss == "mean") {
     yb <- design$y_bounds
@@ -469,12 +469,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 }
 
 .new_pgbb <- function(fit, cl, frame, design, loss, tau, control, private) {
-  # One run: the trainer's stored draws, mapped (no further randomness). Several:
-  # fresh per-run draws, pooled in the original units (R/pooling.R).
-  per_run <- if (is.null(fit$generator$more_layers) || !length(fit$generator$more_layers))
-    list(.as_level_array(fit$draws)) else NULL
+  # The runs' draws that pgbb_fit() pooled on the coded design, mapped to the
+  # original units and pooled there (R/pooling.R): no generator is evaluated
+  # twice, and nothing but the pooling draws further randomness.
   ev <- .pgbb_draws(fit, design, loss, n = nrow(fit$draws), tau = if (isTRUE(fit$joint)) tau,
-                    labels = tau, per_run = per_run)
+                    labels = tau, per_run = fit$run_draws)
+  fit$run_draws <- NULL
   if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability, private = private)
   structure(list(call = .release_call(cl, "pgbb"), loss = loss, tau = tau, n = nrow(design$Z),
                  coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,

@@ -101,15 +101,18 @@
 #'   each with a fresh partition, subsampling and noise; the accountant counts
 #'   all their releases. With `R > 1` the draws are pooled into noise-aware
 #'   draws (see [pgbb()], 'Noise-aware intervals').
-#' @param threads Threads for the subset pass of the training (the Poisson
-#'   subsets and the clipped gradient sums, steps 1 and 4 of Algorithm 1);
-#'   `NULL` (default) for `getOption("pgbb.threads", 1)`. The work is cut into
-#'   the same units for any number of threads (262,144 records per unit, for
-#'   each of the `mc` draws) and summed exactly, so the fit is bit-identical
-#'   for every value, and the privacy guarantee does not depend on it. More
-#'   threads pay off at large `n` on idle cores (see `bench/README.md`); on
-#'   cores busy with other work (several fits at once) they slow a fit down,
-#'   hence the default of one.
+#' @param threads Threads for the training, `NULL` (default) for
+#'   `getOption("pgbb.threads", 1)`. With `runs > 1` the runs train side by
+#'   side, `min(threads, runs)` at a time; threads left over go to the subset
+#'   pass of a run (the Poisson subsets and the clipped gradient sums, steps 1
+#'   and 4 of Algorithm 1), whose work is cut into the same units for any
+#'   number of threads (262,144 records per unit, for each of the `mc` draws)
+#'   and summed exactly. Each run depends only on its own keys and partition,
+#'   so the fit is bit-identical for every value, and the privacy guarantee
+#'   does not depend on it. Progress and interrupts are handled on R's thread
+#'   throughout. More threads pay off on idle cores (see `bench/README.md`);
+#'   on cores busy with other work (several fits at once) they slow a fit
+#'   down, hence the default of one.
 #' @param share_partition `TRUE`: the `runs` trainings share one random
 #'   partition (fresh subsampling and noise each) and the pooled draws average
 #'   the runs' deviations at common block weights, which keeps the blocked
@@ -185,6 +188,10 @@
 #'   only for non-private fits (`sigma = 0`), e.g. to compare with
 #'   [blocked_bootstrap()] on the same blocks. Private fits always draw their own
 #'   partition independently of the data.
+#' @param keep_runs `TRUE` keeps each run's own draws (the ones `draws` pools)
+#'   in `run_draws`: a list of `runs` arrays `[draw, parameter, level]`, all at
+#'   the same block weights, for diagnostics of the run-to-run spread (and for
+#'   [pgbb()], which pools them again in the original units). Default `FALSE`.
 #' @param progress Show a progress bar.
 #' @return An object of class `pgbb_fit`: a list with `coefficients` names,
 #'   `draws` (a `draws` x `d` matrix, or a `draws` x `d` x `length(tau)` array
@@ -227,7 +234,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      share_partition = FALSE,
                      tau_basis = c("grid", "smooth"), level_noise = c("scaled", "uniform"),
-                     threads = NULL, progress = interactive()) {
+                     threads = NULL, keep_runs = FALSE, progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
@@ -271,6 +278,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   if (runs > iterations)
     .arg_fail("runs", sprintf("at most 'iterations' (%s): every run needs at least one iteration", format(iterations)))
   iterations <- floor(iterations / runs)   # per run
+  .check_flag(keep_runs, "keep_runs")
   .check_flag(progress, "progress")
 
   # Public bounds ---------------------------------------------------------
@@ -336,8 +344,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 
   # Training --------------------------------------------------------------
   # `runs` independent trainings (noise-aware intervals, R/pooling.R), each with
-  # a fresh partition, subsampling and noise. Draws from R's generator in a fixed
-  # order: partition, then training, run after run (runs = 1 is Algorithm 1/2).
+  # its own subsampling and noise (runs = 1 is Algorithm 1/2), trained side by
+  # side on `threads` threads (src/core/runs.h).
   generator <- .generator_spec(blocks, joint, hidden, box, if (tau_basis == "grid") tau else numeric(0))
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
@@ -347,29 +355,28 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
                    lr_floor = as.numeric(lr_floor), precision = precision, threads = threads)
-  tick <- NULL
-  if (progress) bar <- .progress_start(as.numeric(iterations) * runs,
-                                       if (runs > 1L) sprintf("PGBB: %d trainings", runs) else "PGBB training")
   # A shared partition (`share_partition`, or one given) is drawn once; the
   # guarantee holds conditionally on every fixed partition (PGBB paper, Section
   # 2.1), so R trainings on one partition compose exactly as R on fresh ones.
-  given_partition <- partition
-  shared <- !is.null(given_partition) || share_partition
-  if (share_partition && is.null(given_partition))
-    given_partition <- cpp_block_partition(as.integer(n), as.integer(blocks), .rng_seed())
-  layer_sets <- vector("list", runs)
+  # Keys are drawn run after run (a partition key, unused when the partition
+  # is shared, then a training key), all before any run trains, so a seeded
+  # fit does not depend on how many runs train at once.
+  shared <- !is.null(partition) || share_partition
+  if (share_partition && is.null(partition))
+    partition <- cpp_block_partition(as.integer(n), as.integer(blocks), .rng_seed())
+  partitions <- if (shared) list(as.integer(partition)) else vector("list", runs)
+  train_seeds <- vector("list", runs)
   for (r in seq_len(runs)) {
     part_seed <- .rng_seed()
-    partition <- given_partition %||% cpp_block_partition(as.integer(n), as.integer(blocks), part_seed)
-    train_seed <- .rng_seed()
-    if (progress) {
-      done_before <- (r - 1) * as.numeric(iterations)
-      tick <- function(done, total) bar(done_before + done)
-    }
-    layer_sets[[r]] <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator,
-                                      as.integer(partition), as.integer(blocks), settings,
-                                      train_seed, tick)
+    if (!shared) partitions[[r]] <- cpp_block_partition(as.integer(n), as.integer(blocks), part_seed)
+    train_seeds[[r]] <- .rng_seed()
   }
+  tick <- if (progress) .progress_start(as.numeric(iterations) * runs,
+                                        if (runs > 1L) sprintf("PGBB: %d trainings", runs) else "PGBB training")
+  layer_sets <- cpp_pgbb_train(x, if (is.null(y)) numeric(0) else y, spec, generator, partitions,
+                               as.integer(blocks), settings, train_seeds,
+                               if (progress) function(done, total) tick(done) else NULL)
+  partition <- partitions[[length(partitions)]]
   generator$layers <- layer_sets[[1L]]
   generator$more_layers <- layer_sets[-1L]
 
@@ -399,6 +406,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     draws = NULL), class = c("pgbb_fit", "private_posterior"))
   ev <- .pgbb_fit_draws(fit, n = draws)
   fit$draws <- ev$draws
+  if (keep_runs) fit$run_draws <- ev$runs
   fit$variability <- ev$variability
   .check_trained_finite(fit$draws, ledger$sigma)
   fit$box_share <- .box_shoulder_share(.stack_runs(ev$runs), fit$box, .loss_log_coords(loss, d))

@@ -19,7 +19,7 @@
 #    multiplier bootstrap of the convolution-smoothed estimator; timed at
 #    B = B_meas and scaled to B = 200 likewise (each replicate re-solves the
 #    smoothed fit under Exp(1) weights).
-cases <- function() rbind(census_vs_baselines(), noise_aware_cost())
+cases <- function() rbind(census_vs_baselines(), noise_aware_cost(), runs_on_two_threads())
 
 # The synthetic Census-shaped data, public bounds and the paper's control.
 census_setup <- function() {
@@ -54,6 +54,36 @@ noise_aware_cost <- function() {
   bench_case(case, fit_with(cs$ctrl), fit_with(one), "the paper's single training (paper = TRUE), same T",
              sprintf("n = %d, p = 4, joint tau (5 levels), S = 5, q = 0.01, K = 5, T = %d in total, eps = 1",
                      cs$n, cs$iters), target_ratio = 0.5)
+}
+
+# The noise-aware default on 2 threads (its 5 runs side by side, src/core/runs.h)
+# beside the same fit on 1 thread, with seeded noise so that the draws can be
+# compared: they must be identical. The ratio column is the CPU ratio; the note
+# gives the wall-time speed-up, which is what threads buy.
+runs_on_two_threads <- function() {
+  case <- "2c. Census noise-aware default: 2 threads vs 1 thread"
+  if (!bench_wanted(case)) return(NULL)
+  cs <- census_setup()
+  draws <- list()
+  fit_on <- function(threads) function() {
+    old <- options(pgbb.seeded_noise = TRUE)
+    on.exit(options(old))
+    ctrl <- cs$ctrl
+    ctrl$threads <- as.integer(threads)
+    set.seed(2)
+    f <- suppressWarnings(suppressMessages(pgbb(cs$fml, cs$d, loss = "quantile", tau = cs$taus, epsilon = 1,
+                                                 bounds = cs$bounds, control = ctrl, progress = FALSE)))
+    draws[[as.character(threads)]] <<- f$draws
+  }
+  cat(sprintf("  %s ...\n", case))
+  t2 <- time_median(fit_on(2))
+  t1 <- time_median(fit_on(1))
+  same <- identical(draws[["1"]], draws[["2"]])
+  bench_row(case, t2, t1, "the same fit on 1 thread",
+            sprintf("n = %d, p = 4, joint tau (5 levels), S = 5, q = 0.01, K = 5, T = %d in total, eps = 1",
+                    cs$n, cs$iters),
+            note = sprintf("wall time 1 thread / 2 threads = %.2f; draws %s for 1 and 2 threads",
+                           t1[["elapsed"]] / t2[["elapsed"]], if (same) "bit-identical" else "DIFFER"))
 }
 
 census_vs_baselines <- function() {

@@ -875,8 +875,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_pgbb_train
-Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::List generator, Rcpp::IntegerVector partition, int blocks, Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress);
-RcppExport SEXP _pgbb_cpp_pgbb_train(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP generatorSEXP, SEXP partitionSEXP, SEXP blocksSEXP, SEXP settingsSEXP, SEXP seedSEXP, SEXP progressSEXP) {
+Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec, Rcpp::List generator, Rcpp::List partitions, int blocks, Rcpp::List settings, Rcpp::List seeds, Rcpp::RObject progress);
+RcppExport SEXP _pgbb_cpp_pgbb_train(SEXP xSEXP, SEXP ySEXP, SEXP specSEXP, SEXP generatorSEXP, SEXP partitionsSEXP, SEXP blocksSEXP, SEXP settingsSEXP, SEXP seedsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -884,12 +884,12 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type partition(partitionSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type partitions(partitionsSEXP);
     Rcpp::traits::input_parameter< int >::type blocks(blocksSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type settings(settingsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type seeds(seedsSEXP);
     Rcpp::traits::input_parameter< Rcpp::RObject >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_pgbb_train(x, y, spec, generator, partition, blocks, settings, seed, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_pgbb_train(x, y, spec, generator, partitions, blocks, settings, seeds, progress));
     return rcpp_result_gen;
 END_RCPP
 }

@@ -12,6 +12,7 @@
 #include "core/design.h"
 #include "core/generator.h"
 #include "core/losses.h"
+#include "core/runs.h"
 #include "core/trainer.h"
 #include "glue.h"
 #include "interrupt.h"
@@ -22,38 +23,39 @@ namespace {
 
 using namespace pgbb_glue;
 
+// Trains one generator per key (R/pooling.R's runs) on `threads` threads and
+// returns the list of their trained weights. Everything R is done here, on the
+// calling thread: the workers see only plain C++ (core/runs.h).
 template <class Scalar>
 Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y,
                       const pgbb::LossSpec& spec, const Rcpp::List& generator,
-                      const pgbb::BlockPartition& part, const pgbb::TrainConfig& cfg,
-                      const Rcpp::NumericVector& seed, const Rcpp::RObject& progress) {
-  const int n = x.nrow(), p = x.ncol();
-  const pgbb::RowStore<Scalar> rows(x.begin(), y.size() > 0 ? y.begin() : nullptr, n, p, &part);
-  pgbb::Generator<Scalar> gen = generator_from<Scalar>(generator);
-  const pgbb::Key s = pgbb_glue::seed_from(seed);
-  // Independent streams for the initial weights and for the training draws.
-  pgbb::Rng init_rng = pgbb::Rng::stream(s, 0);
-  pgbb::Rng train_rng = pgbb::Rng::stream(s, 1);
-  gen.init(init_rng);
-  const bool has_progress = !Rf_isNull(progress);
-  Rcpp::Function* tick = nullptr;
-  std::unique_ptr<Rcpp::Function> holder;
-  if (has_progress) {
-    holder.reset(new Rcpp::Function(progress));
-    tick = holder.get();
+                      const std::vector<pgbb::BlockPartition>& parts, const pgbb::TrainConfig& cfg,
+                      const Rcpp::List& seeds, int threads, const Rcpp::RObject& progress) {
+  const int R = seeds.size();
+  std::vector<pgbb::Generator<Scalar>> gens;
+  std::vector<pgbb::Key> keys;
+  gens.reserve(R);
+  for (int r = 0; r < R; ++r) {
+    gens.push_back(generator_from<Scalar>(generator));
+    keys.push_back(pgbb_glue::seed_from(Rcpp::NumericVector(seeds[r])));
   }
+  std::unique_ptr<Rcpp::Function> tick;
+  if (!Rf_isNull(progress)) tick.reset(new Rcpp::Function(progress));
   pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
-    const pgbb::TrainCallback cb = [&](int done, int total) {
+    const pgbb::RunsMonitor monitor = [&](int64_t done, int64_t total) {
       if (stop()) return true;
-      if (tick) (*tick)(done, total);
+      if (tick) (*tick)(static_cast<double>(done), static_cast<double>(total));
       return false;
     };
     return pgbb::with_loss(spec, [&](const auto& loss) {
-      pgbb::train(loss, rows, part, gen, cfg, train_rng, cb);
+      pgbb::train_runs(loss, x.begin(), y.size() > 0 ? y.begin() : nullptr, x.nrow(), x.ncol(), parts, gens,
+                       keys, cfg, threads, monitor);
       return 0;
     });
   });
-  return save_weights(gen);
+  Rcpp::List out(R);
+  for (int r = 0; r < R; ++r) out[r] = save_weights(gens[static_cast<size_t>(r)]);
+  return out;
 }
 
 }  // namespace
@@ -83,14 +85,21 @@ double cpp_loss_bound(Rcpp::List spec, Rcpp::List bounds, Rcpp::List box, Rcpp::
 
 
 
-// Noisy training (Algorithms 1 and 2); returns the trained weights.
+// Noisy training (Algorithms 1 and 2) of one generator per seed, each on its
+// partition (`partitions` of length 1: one partition shared by every run), on
+// `threads` threads in all; returns the list of the runs' trained weights.
 // [[Rcpp::export]]
 Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::List spec,
-                          Rcpp::List generator, Rcpp::IntegerVector partition, int blocks,
-                          Rcpp::List settings, Rcpp::NumericVector seed, Rcpp::RObject progress) {
+                          Rcpp::List generator, Rcpp::List partitions, int blocks,
+                          Rcpp::List settings, Rcpp::List seeds, Rcpp::RObject progress) {
   const pgbb::LossSpec s = pgbb_glue::loss_from(spec);
-  const pgbb::BlockPartition part = partition_from(partition, blocks);
-  if (static_cast<int>(part.block.size()) != x.nrow()) Rcpp::stop("internal error: partition length");
+  if (seeds.size() < 1 || (partitions.size() != 1 && partitions.size() != seeds.size()))
+    Rcpp::stop("internal error: one partition, or one per seed");
+  std::vector<pgbb::BlockPartition> parts;
+  for (R_xlen_t i = 0; i < partitions.size(); ++i) {
+    parts.push_back(partition_from(Rcpp::IntegerVector(partitions[i]), blocks));
+    if (static_cast<int>(parts.back().block.size()) != x.nrow()) Rcpp::stop("internal error: partition length");
+  }
   pgbb::TrainConfig cfg;
   cfg.iterations = Rcpp::as<int>(settings["iterations"]);
   cfg.mc = Rcpp::as<int>(settings["mc"]);
@@ -105,14 +114,14 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
   cfg.average_from = Rcpp::as<double>(settings["average_from"]);
   cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
-  cfg.threads = Rcpp::as<int>(settings["threads"]);
+  const int threads = Rcpp::as<int>(settings["threads"]);
   cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
   cfg.optimizer.learning_rate = Rcpp::as<double>(settings["learning_rate"]);
   cfg.optimizer.floor = Rcpp::as<double>(settings["lr_floor"]);
   cfg.optimizer.iterations = cfg.iterations;
   const std::string precision = Rcpp::as<std::string>(settings["precision"]);
-  if (precision == "float") return train_impl<float>(x, y, s, generator, part, cfg, seed, progress);
-  if (precision == "double") return train_impl<double>(x, y, s, generator, part, cfg, seed, progress);
+  if (precision == "float") return train_impl<float>(x, y, s, generator, parts, cfg, seeds, threads, progress);
+  if (precision == "double") return train_impl<double>(x, y, s, generator, parts, cfg, seeds, threads, progress);
   Rcpp::stop("internal error: unknown precision");
 }
 

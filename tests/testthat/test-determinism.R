@@ -149,6 +149,13 @@ test_that("an interrupt during training is an R interrupt and leaves the package
          control = pgbb_control(iterations = 1e6, hidden = c(16, 16), draws = 10, blocks = 10),
          progress = FALSE)))
   expect_identical(res, "interrupt")
+  # the five runs trained side by side on two threads (R polls while they run)
+  res <- run_interrupted(
+    suppressMessages(pgbb(y ~ x, D$d, loss = "huber", epsilon = 2,
+         bounds = list(x = c(0, 10), .response = c(-20, 25)),
+         control = pgbb_control(iterations = 1e6, hidden = c(16, 16), draws = 10, blocks = 10, threads = 2),
+         progress = TRUE)))
+  expect_identical(res, "interrupt")
   # R is usable and no state leaked into the next fit: a small fit after the
   # interrupts equals a fresh one under the same seed.
   set.seed(7); after <- fit_small()
@@ -205,4 +212,31 @@ test_that("a training is bit-identical for any number of threads", { quiet_noise
   expect_identical(pgbb:::.check_threads(NULL), 1L)
   expect_error(pgbb_control(threads = 0), "'threads'")
   expect_error(fit(1.5), "'threads'")
+}) })
+
+# The runs of a noise-aware fit train side by side, min(threads, runs) at a
+# time (src/core/runs.h); each depends only on its keys and partition, so the
+# fit is identical for every thread count, on fresh and shared partitions.
+test_that("runs trained side by side give the same fit for any number of threads", { quiet_noise({
+  d <- D$d
+  b <- list(x = c(0, 10), .response = c(-20, 25))
+  fit <- function(threads, share, seed = 31) {
+    set.seed(seed)
+    suppressMessages(  # the count of clipped responses, shown to the analyst
+      pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 2, bounds = b, progress = FALSE,
+           control = pgbb_control(iterations = 50, hidden = 4, draws = 30, blocks = 5, runs = 5,
+                                  share_partition = share, threads = threads)))
+  }
+  for (share in c(TRUE, FALSE)) {
+    one <- fit(1, share)
+    expect_length(one$fit$generator$more_layers, 4L)
+    expect_false(identical(one$fit$generator$layers, one$fit$generator$more_layers[[1L]]))
+    for (th in c(2, 3, 7)) {
+      other <- fit(th, share)
+      expect_identical(other$fit$generator[c("layers", "more_layers")], one$fit$generator[c("layers", "more_layers")])
+      expect_identical(other$draws, one$draws)
+    }
+    # the comparison can fail: another seed trains other runs
+    expect_false(identical(fit(2, share, seed = 32)$draws, one$draws))
+  }
 }) })

@@ -261,3 +261,43 @@ test_that("share_partition (the default) trains the runs on one partition and is
   expect_equal(f$fit$ledger$epsilon, g$fit$ledger$epsilon)
   expect_error(pgbb_control(share_partition = NA), "'share_partition'")
 }) })
+
+# pgbb() pools, in the original units, the very run draws that its inner
+# pgbb_fit() pooled on the coded design (keep_runs = TRUE): mapping them by
+# the fixed unscaling and pooling them again must give pgbb()'s draws when the
+# post-processing stream is the same.
+test_that("keep_runs keeps each run's draws, and pgbb() pools those same draws", { quiet_noise({
+  set.seed(21)
+  d <- data.frame(x = runif(400, 0, 2)); d$y <- 1 + d$x + rnorm(400)
+  b <- list(x = c(0, 2), .response = c(-5, 8))
+  X <- cbind(1, (d$x - 1))                       # x coded to [-1, 1] by hand
+  f <- pgbb_fit(X, d$y, loss = "huber", epsilon = 2, box = rbind(c(-9, 9), c(-9, 9), c(0.01, 9)),
+                x_bounds = c(-1, 1), y_bounds = c(-5, 8), blocks = 5, iterations = 60, hidden = 4,
+                draws = 40, runs = 3, keep_runs = TRUE, progress = FALSE)
+  expect_length(f$run_draws, 3L)
+  expect_identical(dim(f$run_draws[[1L]]), c(40L, 3L, 1L))
+  expect_false(identical(f$run_draws[[1L]], f$run_draws[[2L]]))
+  expect_null(pgbb_fit(X, d$y, loss = "huber", epsilon = 2, box = rbind(c(-9, 9), c(-9, 9), c(0.01, 9)),
+                       x_bounds = c(-1, 1), y_bounds = c(-5, 8), blocks = 5, iterations = 6, hidden = 4,
+                       draws = 10, runs = 2, progress = FALSE)$run_draws)
+  expect_error(pgbb_fit(X, d$y, loss = "huber", epsilon = 2, x_bounds = c(-1, 1), y_bounds = c(-5, 8),
+                        keep_runs = NA, progress = FALSE), "'keep_runs'")
+  # through pgbb(): the runs' generators are evaluated once each (per level),
+  # by the inner pgbb_fit(), whose run draws pgbb() then pools in the original
+  # units; before keep_runs every generator was evaluated a second time
+  evals <- 0L
+  here <- environment()
+  suppressMessages(trace("cpp_generator_eval", where = asNamespace("pgbb"), print = FALSE,
+                         tracer = bquote(assign("evals", get("evals", envir = .(here)) + 1L, envir = .(here)))))
+  on.exit(suppressMessages(untrace("cpp_generator_eval", where = asNamespace("pgbb"))), add = TRUE)
+  set.seed(22)
+  g <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 2, bounds = b, progress = FALSE,
+            control = pgbb_control(iterations = 60, hidden = 4, draws = 40, blocks = 5, runs = 3))
+  expect_identical(evals, 3L * 2L)                # 3 runs x 2 levels
+  expect_null(g$fit$run_draws)                    # not stored with the release
+  expect_identical(dim(g$draws), c(40L, 2L, 2L))
+  set.seed(22)
+  h <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 2, bounds = b, progress = FALSE,
+            control = pgbb_control(iterations = 60, hidden = 4, draws = 40, blocks = 5, runs = 3))
+  expect_identical(g$draws, h$draws)
+}) })

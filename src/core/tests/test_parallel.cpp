@@ -1,11 +1,15 @@
-// Core tests of the threaded subset pass (parallel.h, trainer.h) and of the
-// range-wise Poisson sampler it relies on (rng.h): a training is bit-identical
-// for every thread count, and subsets drawn range by range from independent
-// streams include each record with probability q.
+// Core tests of the threaded subset pass (parallel.h, trainer.h), of the
+// runs trained side by side (runs.h, supervised_units) and of the range-wise
+// Poisson sampler they rely on (rng.h): a training is bit-identical for every
+// thread count, so are the runs of a fit, and subsets drawn range by range
+// from independent streams include each record with probability q.
+#include <atomic>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "parallel.h"
+#include "runs.h"
 #include "test_framework.h"
 #include "trainer.h"
 
@@ -149,4 +153,159 @@ CORE_TEST(geometric_gap_table_matches_the_logarithm) {
   CHECK(pgbb::GeometricGaps(1.0).draw(r) == 0.0);
   CHECK_THROWS(pgbb::GeometricGaps(0.0));
   CHECK_THROWS(pgbb::GeometricGaps(1.5));
+}
+
+CORE_TEST(supervised_units_run_every_unit_once_and_report_failures) {
+  for (int workers : {1, 2, 4}) {
+    std::vector<int> hits(40, 0);
+    int polls = 0;
+    pgbb::supervised_units(40, workers, [&](int64_t u, const std::atomic<bool>&) { hits[static_cast<size_t>(u)] += 1; },
+                           [&] { ++polls; return false; });
+    bool once = true;
+    for (int h : hits) once = once && h == 1;
+    CHECK(once);
+    CHECK(polls >= 1);  // at least the final poll, on the calling thread
+  }
+  // the exception of the lowest failing unit reaches the caller, whatever the order
+  for (int workers : {1, 3}) {
+    bool low_first = false;
+    try {
+      pgbb::supervised_units(10, workers, [&](int64_t u, const std::atomic<bool>&) {
+        if (u == 7) throw std::runtime_error("seven");
+        if (u == 3) throw std::invalid_argument("three");
+      }, [] { return false; });
+    } catch (const std::invalid_argument& e) {
+      low_first = std::string(e.what()) == "three";
+    } catch (const std::exception&) {
+    }
+    CHECK(low_first);
+  }
+  // a stop asked by the supervisor reaches running units and ends in Interrupted
+  std::atomic<int> started{0}, saw_stop{0};
+  CHECK_INTERRUPTED(pgbb::supervised_units(4, 2, [&](int64_t, const std::atomic<bool>& stop) {
+    started += 1;
+    while (!stop.load()) std::this_thread::yield();
+    saw_stop += 1;
+  }, [&] { return started.load() >= 1; }, std::chrono::milliseconds(1)));
+  CHECK(saw_stop.load() >= 1);
+  CHECK(started.load() <= 2);  // the units not yet begun were skipped
+  // a stop asked before any unit began runs none of them
+  int ran = 0;
+  CHECK_INTERRUPTED(pgbb::supervised_units(3, 1, [&](int64_t, const std::atomic<bool>&) { ++ran; },
+                                           [] { return true; }));
+  CHECK(ran <= 1);
+  // an exception from the supervisor stops the units and is rethrown
+  CHECK_THROWS(pgbb::supervised_units(2, 2, [&](int64_t, const std::atomic<bool>& stop) {
+    while (!stop.load()) std::this_thread::yield();
+  }, []() -> bool { throw std::runtime_error("progress failed"); }, std::chrono::milliseconds(1)));
+}
+
+namespace {
+
+struct RunsProblem {
+  int64_t n = 3000;
+  int p = 3, S = 5;
+  std::vector<double> x, y;
+  RunsProblem() : x(static_cast<size_t>(n) * p), y(static_cast<size_t>(n)) {
+    pgbb::Rng data_rng(77);
+    for (int64_t i = 0; i < n; ++i) {
+      x[static_cast<size_t>(i)] = 1.0;
+      double eta = 0.25;
+      for (int j = 1; j < p; ++j) {
+        const double v = 2.0 * data_rng.uniform() - 1.0;
+        x[static_cast<size_t>(i + j * n)] = v;
+        eta += v;
+      }
+      y[static_cast<size_t>(i)] = eta + data_rng.normal();
+    }
+  }
+  pgbb::Generator<float> generator() const {
+    std::vector<double> sh, sc;
+    pgbb::input_standardisation(S, false, sh, sc);
+    return pgbb::Generator<float>(S, {8}, pgbb::Box(std::vector<double>(p, -5.0), std::vector<double>(p, 5.0)),
+                                  sh, sc, 0);
+  }
+  pgbb::TrainConfig config() const {
+    pgbb::TrainConfig cfg;
+    cfg.iterations = 40;
+    cfg.mc = 2;
+    cfg.rate = 0.05;
+    cfg.sigma = 0.5;
+    cfg.clip = 2.0;
+    cfg.callback_every = 5;
+    cfg.optimizer.iterations = cfg.iterations;
+    return cfg;
+  }
+};
+
+// Weights of R runs trained side by side on `threads` threads (one partition
+// shared, or one each).
+std::vector<std::vector<float>> runs_with_threads(const RunsProblem& pr, int R, int threads, bool shared) {
+  pgbb::Rng rng(5);
+  std::vector<pgbb::BlockPartition> parts;
+  for (int r = 0; r < (shared ? 1 : R); ++r) parts.push_back(pgbb::block_partition(pr.n, pr.S, rng));
+  std::vector<pgbb::Key> keys;
+  std::vector<pgbb::Generator<float>> gens;
+  for (int r = 0; r < R; ++r) {
+    keys.push_back(rng.next_key());
+    gens.push_back(pr.generator());
+  }
+  pgbb::train_runs(pgbb::QuantileLoss{pr.p, 0.3}, pr.x.data(), pr.y.data(), pr.n, pr.p, parts, gens, keys,
+                   pr.config(), threads);
+  std::vector<std::vector<float>> out;
+  for (auto& g : gens) out.emplace_back(g.params(), g.params() + g.n_params());
+  return out;
+}
+
+}  // namespace
+
+CORE_TEST(runs_side_by_side_are_bit_identical_for_any_thread_count) {
+  const RunsProblem pr;
+  for (bool shared : {true, false}) {
+    const auto one = runs_with_threads(pr, 5, 1, shared);
+    CHECK(runs_with_threads(pr, 5, 2, shared) == one);
+    CHECK(runs_with_threads(pr, 5, 3, shared) == one);
+    CHECK(runs_with_threads(pr, 5, 8, shared) == one);
+    CHECK(!(one[0] == one[1]));  // the runs differ: each has its own key
+  }
+  // Run r equals a plain train() from its key: initial weights from stream 0,
+  // the training's draws from stream 1 (what the fits before runs.h did).
+  pgbb::Rng rng(5);
+  pgbb::BlockPartition part = pgbb::block_partition(pr.n, pr.S, rng);
+  const pgbb::Key k0 = rng.next_key(), k1 = rng.next_key();
+  const auto together = runs_with_threads(pr, 2, 2, true);
+  pgbb::RowStore<float> rows(pr.x.data(), pr.y.data(), pr.n, pr.p, &part);
+  for (int r = 0; r < 2; ++r) {
+    pgbb::Generator<float> gen = pr.generator();
+    pgbb::Rng init = pgbb::Rng::stream(r == 0 ? k0 : k1, 0), train = pgbb::Rng::stream(r == 0 ? k0 : k1, 1);
+    gen.init(init);
+    pgbb::train(pgbb::QuantileLoss{pr.p, 0.3}, rows, part, gen, pr.config(), train);
+    CHECK(std::vector<float>(gen.params(), gen.params() + gen.n_params()) == together[static_cast<size_t>(r)]);
+  }
+}
+
+CORE_TEST(runs_side_by_side_report_progress_and_stop_when_asked) {
+  const RunsProblem pr;
+  pgbb::Rng rng(6);
+  std::vector<pgbb::BlockPartition> parts{pgbb::block_partition(pr.n, pr.S, rng)};
+  std::vector<pgbb::Key> keys{rng.next_key(), rng.next_key(), rng.next_key()};
+  std::vector<pgbb::Generator<float>> gens{pr.generator(), pr.generator(), pr.generator()};
+  int64_t last = -1, total_seen = 0;
+  bool monotone = true;
+  pgbb::train_runs(pgbb::QuantileLoss{pr.p, 0.3}, pr.x.data(), pr.y.data(), pr.n, pr.p, parts, gens, keys,
+                   pr.config(), 2, [&](int64_t done, int64_t total) {
+                     monotone = monotone && done >= last;
+                     last = done;
+                     total_seen = total;
+                     return false;
+                   });
+  CHECK(monotone);
+  CHECK(total_seen == 3 * 40);
+  CHECK(last == 3 * 40);  // the final report, after every run has ended
+  CHECK_INTERRUPTED(pgbb::train_runs(pgbb::QuantileLoss{pr.p, 0.3}, pr.x.data(), pr.y.data(), pr.n, pr.p, parts,
+                                     gens, keys, pr.config(), 2, [](int64_t, int64_t) { return true; }));
+  CHECK(pgbb::run_subset_threads(4, 5, 2) == 2);  // the last run of 5 on 2 threads gets both
+  CHECK(pgbb::run_subset_threads(0, 5, 2) == 1);
+  CHECK(pgbb::run_subset_threads(0, 1, 4) == 4);  // one run: every thread to its subset pass
+  CHECK(pgbb::run_subset_threads(1, 2, 6) == 3);
 }
