@@ -189,11 +189,9 @@ CORE_TEST(supervised_units_run_every_unit_once_and_report_failures) {
   }, [&] { return started.load() >= 1; }, std::chrono::milliseconds(1)));
   CHECK(saw_stop.load() >= 1);
   CHECK(started.load() <= 2);  // the units not yet begun were skipped
-  // a stop asked before any unit began runs none of them
-  int ran = 0;
-  CHECK_INTERRUPTED(pgbb::supervised_units(3, 1, [&](int64_t, const std::atomic<bool>&) { ++ran; },
-                                           [] { return true; }));
-  CHECK(ran <= 1);
+  // a stop asked at the first poll ends in Interrupted even if every unit has
+  // already run (how far the worker got by then is a race)
+  CHECK_INTERRUPTED(pgbb::supervised_units(3, 1, [&](int64_t, const std::atomic<bool>&) {}, [] { return true; }));
   // an exception from the supervisor stops the units and is rethrown
   CHECK_THROWS(pgbb::supervised_units(2, 2, [&](int64_t, const std::atomic<bool>& stop) {
     while (!stop.load()) std::this_thread::yield();
