@@ -38,15 +38,16 @@ cases <- function() {
   here <- if (file.exists("bench/common.R")) "bench" else "."
   rscript <- file.path(R.home("bin"), "Rscript")
   cat("  3. Natality: PGBB fits in child processes ...\n")
-  weights <- character(0)
-  child <- function(threads) {
+  weights <- list()
+  child <- function(threads, runs = 1L) {
     out <- system2(rscript, c("--vanilla", file.path(here, "natality-child.R"), data_file, iters,
-                              file.path(here, "common.R"), threads),
+                              file.path(here, "common.R"), threads, runs),
                    stdout = TRUE, env = c(sprintf("R_LIBS=%s", paste(.libPaths(), collapse = ":")),
                                           "OMP_NUM_THREADS=1"))
     line <- grep("^RESULT ", out, value = TRUE)
     if (!length(line)) stop("natality child failed:\n", paste(out, collapse = "\n"))
-    weights <<- c(weights, sub("^WEIGHTS ", "", grep("^WEIGHTS ", out, value = TRUE)))
+    weights[[as.character(runs)]] <<- c(weights[[as.character(runs)]],
+                                        sub("^WEIGHTS ", "", grep("^WEIGHTS ", out, value = TRUE)))
     as.numeric(strsplit(line, " ")[[1]][-1])
   }
   # 1 and 2 threads alternate, so that both see the same machine load.
@@ -72,12 +73,23 @@ cases <- function() {
                       n, p, iters)
   # Row 3b: the same fit on 2 threads beside 1 thread ("alternative"); the
   # ratio column is then the CPU ratio, the note gives the wall-time speed-up.
-  same <- length(unique(weights)) == 1L
+  same <- length(unique(weights[["1"]])) == 1L
+  # Row 3c: the noise-aware default (5 runs sharing T on one partition), whose
+  # runs train side by side on 2 threads, against the same fit on 1 thread.
+  both5 <- lapply(seq_len(bench_runs()), function(i) list(one = child(1L, 5L), two = child(2L, 5L)))
+  med5 <- apply(vapply(both5, function(b) b$one, numeric(6)), 1, stats::median)
+  med5_2 <- apply(vapply(both5, function(b) b$two, numeric(6)), 1, stats::median)
+  same5 <- length(unique(weights[["5"]])) == 1L
   rbind(bench_row(case, t_ours, t_alt,
                   if (is.null(t_alt)) NA_character_ else "non-private conquer() point fits at the 5 levels (no uncertainty)",
                   settings, target = 60, note = mem_note),
         bench_row("3b. Natality scale: 2 threads vs 1 thread", c(elapsed = med2[1], cpu = med2[2]),
                   t_ours, "the same fit on 1 thread", settings,
                   note = sprintf("wall time 1 thread / 2 threads = %.2f (target >= 1.7); weights %s for 1 and 2 threads",
-                                 med[1] / med2[1], if (same) "bit-identical" else "DIFFER")))
+                                 med[1] / med2[1], if (same) "bit-identical" else "DIFFER")),
+        bench_row("3c. Natality scale, noise-aware default (5 runs): 2 threads vs 1", c(elapsed = med5_2[1], cpu = med5_2[2]),
+                  c(elapsed = med5[1], cpu = med5[2]), "the same fit on 1 thread",
+                  sprintf("%s; 5 runs of T / 5 on one partition, tail averaging, Adam 2e-3", settings),
+                  note = sprintf("wall time 1 thread / 2 threads = %.2f; one training on 1 thread / this on 2 = %.2f; weights %s for 1 and 2 threads",
+                                 med5[1] / med5_2[1], med[1] / med5_2[1], if (same5) "bit-identical" else "DIFFER")))
 }

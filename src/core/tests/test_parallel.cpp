@@ -17,15 +17,15 @@ namespace {
 
 // A training at a size with several units of work: n spans three ranges of
 // kSubsetRange records and K = 2 draws, so 6 units per iteration.
-std::vector<float> train_with_threads(int threads, bool joint, double sigma) {
-  using namespace pgbb;
-  const int64_t n = 2 * kSubsetRange + 777;
-  const int p = 3, S = 5;
-  Rng data_rng(41);
-  std::vector<double> x(static_cast<size_t>(n) * p), y(static_cast<size_t>(n));
+// y = b0 + x_1 + ... + x_{p-1} + N(0, 1) with x_j ~ U[-1, 1]; x (n x p,
+// column-major) has the intercept column first.
+void linear_design(int64_t n, int p, double b0, uint64_t seed, std::vector<double>& x, std::vector<double>& y) {
+  pgbb::Rng data_rng(seed);
+  x.assign(static_cast<size_t>(n) * p, 0.0);
+  y.assign(static_cast<size_t>(n), 0.0);
   for (int64_t i = 0; i < n; ++i) {
     x[static_cast<size_t>(i)] = 1.0;
-    double eta = 0.5;
+    double eta = b0;
     for (int j = 1; j < p; ++j) {
       const double v = 2.0 * data_rng.uniform() - 1.0;
       x[static_cast<size_t>(i + j * n)] = v;
@@ -33,6 +33,14 @@ std::vector<float> train_with_threads(int threads, bool joint, double sigma) {
     }
     y[static_cast<size_t>(i)] = eta + data_rng.normal();
   }
+}
+
+std::vector<float> train_with_threads(int threads, bool joint, double sigma) {
+  using namespace pgbb;
+  const int64_t n = 2 * kSubsetRange + 777;
+  const int p = 3, S = 5;
+  std::vector<double> x, y;
+  linear_design(n, p, 0.5, 41, x, y);
   Rng rng(42);
   BlockPartition part = block_partition(n, S, rng);
   RowStore<float> rows(x.data(), y.data(), n, p, &part);
@@ -204,19 +212,7 @@ struct RunsProblem {
   int64_t n = 3000;
   int p = 3, S = 5;
   std::vector<double> x, y;
-  RunsProblem() : x(static_cast<size_t>(n) * p), y(static_cast<size_t>(n)) {
-    pgbb::Rng data_rng(77);
-    for (int64_t i = 0; i < n; ++i) {
-      x[static_cast<size_t>(i)] = 1.0;
-      double eta = 0.25;
-      for (int j = 1; j < p; ++j) {
-        const double v = 2.0 * data_rng.uniform() - 1.0;
-        x[static_cast<size_t>(i + j * n)] = v;
-        eta += v;
-      }
-      y[static_cast<size_t>(i)] = eta + data_rng.normal();
-    }
-  }
+  RunsProblem() { linear_design(n, p, 0.25, 77, x, y); }
   pgbb::Generator<float> generator() const {
     std::vector<double> sh, sc;
     pgbb::input_standardisation(S, false, sh, sc);
