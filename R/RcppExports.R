@@ -229,7 +229,7 @@ cpp_pgbb_train <- function(x, y, spec, generator, partitions, blocks, settings, 
     .Call(`_pgbb_cpp_pgbb_train`, x, y, spec, generator, partitions, blocks, settings, seeds, progress)
 }
 
-cpp_generator_eval <- function(generator, layers, U, tau) {
-    .Call(`_pgbb_cpp_generator_eval`, generator, layers, U, tau)
+cpp_generator_eval <- function(generator, layer_sets, U, tau, threads) {
+    .Call(`_pgbb_cpp_generator_eval`, generator, layer_sets, U, tau, threads)
 }
 

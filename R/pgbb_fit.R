@@ -404,7 +404,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     # non-private fits (comparisons with blocked_bootstrap()).
     partition = if (ledger$sigma == 0) as.integer(partition) else NULL,
     draws = NULL), class = c("pgbb_fit", "private_posterior"))
-  ev <- .pgbb_fit_draws(fit, n = draws)
+  ev <- .pgbb_fit_draws(fit, n = draws, threads = threads)
   fit$draws <- ev$draws
   if (keep_runs) fit$run_draws <- ev$runs
   fit$variability <- ev$variability

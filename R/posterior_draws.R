@@ -51,31 +51,34 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
 }
 
 # Every run's generator at one set of fresh block weights: a list of `runs`
-# arrays [draw, parameter, level] (one level slice when not joint).
-.run_draws <- function(fit, n, tau) {
+# arrays [draw, parameter, level] (one level slice when not joint). The runs
+# are evaluated side by side on `threads` threads (identical for any number).
+.run_draws <- function(fit, n, tau, threads = .check_threads(NULL)) {
   g <- fit$generator
   S <- fit$ledger$blocks
   U <- cpp_rdirichlet(as.integer(n), as.integer(S), fit$ledger$gamma, .post_seed())
   levels <- if (fit$joint) tau else NA_real_
   lab <- if (fit$joint) .tau_labels(tau) else NULL
-  lapply(c(list(g$layers), g$more_layers), function(layers) {
-    out <- array(NA_real_, c(n, fit$d, length(levels)), dimnames = list(NULL, fit$coefnames, lab))
-    for (i in seq_along(levels))
-      out[, , i] <- cpp_generator_eval(g, layers, U, if (fit$joint) levels[i] else numeric(0))
-    out
-  })
+  layer_sets <- c(list(g$layers), g$more_layers)
+  out <- rep(list(array(NA_real_, c(n, fit$d, length(levels)), dimnames = list(NULL, fit$coefnames, lab))),
+             length(layer_sets))
+  for (i in seq_along(levels)) {
+    at <- cpp_generator_eval(g, layer_sets, U, if (fit$joint) levels[i] else numeric(0), threads)
+    for (r in seq_along(layer_sets)) out[[r]][, , i] <- at[[r]]
+  }
+  out
 }
 
 # Posterior draws of a pgbb_fit: with one run the generator's draws (their
 # spread is the blocked bootstrap's only); with several, the noise-aware pooled
 # draws of R/pooling.R. Returns the draws in the documented shape, the per-run
 # draws and the variability decomposition.
-.pgbb_fit_draws <- function(fit, n, tau = NULL) {
+.pgbb_fit_draws <- function(fit, n, tau = NULL, threads = .check_threads(NULL)) {
   .check_count(n, "n", max = 1e8)
   tau <- .draw_levels(fit, tau)
   runs <- length(fit$generator$more_layers) + 1L
   .check_memory(n * fit$d * max(1, length(tau)) * (runs + 1), "n * parameters * levels * runs")
-  per_run <- .run_draws(fit, n, tau)
+  per_run <- .run_draws(fit, n, tau, threads)
   pooled <- .pool_runs(per_run, shared = isTRUE(fit$shared_partition), blocks = fit$ledger$blocks)
   list(draws = .drop_level(pooled$draws), runs = per_run, variability = pooled$variability)
 }

@@ -894,16 +894,17 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_generator_eval
-Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix U, Rcpp::NumericVector tau);
-RcppExport SEXP _pgbb_cpp_generator_eval(SEXP generatorSEXP, SEXP layersSEXP, SEXP USEXP, SEXP tauSEXP) {
+Rcpp::List cpp_generator_eval(Rcpp::List generator, Rcpp::List layer_sets, Rcpp::NumericMatrix U, Rcpp::NumericVector tau, int threads);
+RcppExport SEXP _pgbb_cpp_generator_eval(SEXP generatorSEXP, SEXP layer_setsSEXP, SEXP USEXP, SEXP tauSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type generator(generatorSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type layers(layersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type layer_sets(layer_setsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type U(USEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_generator_eval(generator, layers, U, tau));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_generator_eval(generator, layer_sets, U, tau, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -966,7 +967,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_clip_columns", (DL_FUNC) &_pgbb_cpp_clip_columns, 3},
     {"_pgbb_cpp_loss_bound", (DL_FUNC) &_pgbb_cpp_loss_bound, 4},
     {"_pgbb_cpp_pgbb_train", (DL_FUNC) &_pgbb_cpp_pgbb_train, 9},
-    {"_pgbb_cpp_generator_eval", (DL_FUNC) &_pgbb_cpp_generator_eval, 4},
+    {"_pgbb_cpp_generator_eval", (DL_FUNC) &_pgbb_cpp_generator_eval, 5},
     {NULL, NULL, 0}
 };
 

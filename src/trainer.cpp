@@ -125,15 +125,23 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   Rcpp::stop("internal error: unknown precision");
 }
 
-// Evaluates a stored generator at block weights U (m x S) and, for a joint
-// generator, the level tau (length 1): returns m x d.
+// Evaluates the stored generators of a fit's runs (`layer_sets`, one weight
+// list per run) at the same block weights U (m x S) and, for a joint
+// generator, the level tau (length 1), the runs on `threads` threads: returns
+// one m x d matrix per run. Each run's values do not depend on the threads.
 // [[Rcpp::export]]
-Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, Rcpp::NumericMatrix U,
-                                       Rcpp::NumericVector tau) {
-  pgbb::Generator<double> gen = generator_from<double>(generator);
-  load_weights(gen, layers);
-  const int m = U.nrow(), S = U.ncol(), k = gen.n_in(), d = gen.n_out();
-  const bool joint = gen.n_direct() > 0;
+Rcpp::List cpp_generator_eval(Rcpp::List generator, Rcpp::List layer_sets, Rcpp::NumericMatrix U,
+                              Rcpp::NumericVector tau, int threads) {
+  const int R = layer_sets.size();
+  std::vector<pgbb::Generator<double>> gens;
+  gens.reserve(R);
+  for (int r = 0; r < R; ++r) {
+    gens.push_back(generator_from<double>(generator));
+    load_weights(gens.back(), Rcpp::List(layer_sets[r]));
+  }
+  if (R < 1) Rcpp::stop("internal error: no generator to evaluate");
+  const int m = U.nrow(), S = U.ncol(), k = gens[0].n_in(), d = gens[0].n_out();
+  const bool joint = gens[0].n_direct() > 0;
   const std::vector<double> knots = tau_knots_of(generator);
   const int n_level = joint ? pgbb::tau_feature_count(knots.size()) : 0;
   if (S + n_level != k || (joint && tau.size() != 1) || (!joint && tau.size() != 0))
@@ -141,15 +149,21 @@ Rcpp::NumericMatrix cpp_generator_eval(Rcpp::List generator, Rcpp::List layers, 
   std::vector<double> feat(static_cast<size_t>(n_level), 0.0);
   if (joint) pgbb::tau_features(tau[0], feat.data(), knots);
   // Column-major n_in x m for the core.
-  std::vector<double> in(static_cast<size_t>(m) * k), out(static_cast<size_t>(m) * d);
+  std::vector<double> in(static_cast<size_t>(m) * k);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < S; ++j) in[j + static_cast<size_t>(i) * k] = U(i, j);
     for (int j = S; j < k; ++j) in[j + static_cast<size_t>(i) * k] = feat[j - S];
   }
-  gen.evaluate(in.data(), m, out.data());
-  Rcpp::NumericMatrix res(m, d);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < d; ++j) res(i, j) = out[j + static_cast<size_t>(i) * d];
+  std::vector<std::vector<double>> out(static_cast<size_t>(R), std::vector<double>(static_cast<size_t>(m) * d));
+  pgbb::evaluate_runs(gens, in.data(), m, out, threads);
+  Rcpp::List res(R);
+  for (int r = 0; r < R; ++r) {
+    Rcpp::NumericMatrix o(m, d);
+    const std::vector<double>& v = out[static_cast<size_t>(r)];
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < d; ++j) o(i, j) = v[j + static_cast<size_t>(i) * d];
+    res[r] = o;
+  }
   return res;
 }
 

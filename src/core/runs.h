@@ -91,6 +91,24 @@ void train_runs(const Loss& loss, const double* x, const double* y, int64_t n, i
       });
 }
 
+/// @brief Evaluates every run's generator at the same inputs (n_in x m,
+/// column-major) into out[r] (d x m), the runs on up to `threads` threads
+/// (parallel_units); a run's values do not depend on which thread computes
+/// them. The generators' workspaces are their own, so no two threads share one.
+template <class Scalar>
+void evaluate_runs(std::vector<Generator<Scalar>>& gens, const double* input, int64_t m,
+                   std::vector<std::vector<double>>& out, int threads) {
+  if (out.size() != gens.size()) throw std::invalid_argument("evaluate_runs: one output per generator");
+  for (size_t r = 0; r < gens.size(); ++r) {
+    if (out[r].size() != static_cast<size_t>(m) * gens[r].n_out())
+      throw std::invalid_argument("evaluate_runs: output of the wrong size");
+    gens[r].reserve(256);  // evaluate()'s batch, allocated here rather than on a worker
+  }
+  parallel_units(static_cast<int64_t>(gens.size()), threads, [&](int64_t r, int) {
+    gens[static_cast<size_t>(r)].evaluate(input, m, out[static_cast<size_t>(r)].data());
+  });
+}
+
 }  // namespace pgbb
 
 #endif  // PGBB_CORE_RUNS_H

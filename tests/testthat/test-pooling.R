@@ -282,9 +282,10 @@ test_that("keep_runs keeps each run's draws, and pgbb() pools those same draws",
                        draws = 10, runs = 2, progress = FALSE)$run_draws)
   expect_error(pgbb_fit(X, d$y, loss = "huber", epsilon = 2, x_bounds = c(-1, 1), y_bounds = c(-5, 8),
                         keep_runs = NA, progress = FALSE), "'keep_runs'")
-  # through pgbb(): the runs' generators are evaluated once each (per level),
-  # by the inner pgbb_fit(), whose run draws pgbb() then pools in the original
-  # units; before keep_runs every generator was evaluated a second time
+  # through pgbb(): the runs' generators are evaluated once (one call per
+  # level evaluates every run), by the inner pgbb_fit(), whose run draws pgbb()
+  # then pools in the original units; before keep_runs every generator was
+  # evaluated a second time
   evals <- 0L
   here <- environment()
   suppressMessages(trace("cpp_generator_eval", where = asNamespace("pgbb"), print = FALSE,
@@ -293,7 +294,7 @@ test_that("keep_runs keeps each run's draws, and pgbb() pools those same draws",
   set.seed(22)
   g <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 2, bounds = b, progress = FALSE,
             control = pgbb_control(iterations = 60, hidden = 4, draws = 40, blocks = 5, runs = 3))
-  expect_identical(evals, 3L * 2L)                # 3 runs x 2 levels
+  expect_identical(evals, 2L)                     # 2 levels, each call all 3 runs
   expect_null(g$fit$run_draws)                    # not stored with the release
   expect_identical(dim(g$draws), c(40L, 2L, 2L))
   set.seed(22)
