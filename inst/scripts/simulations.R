@@ -331,7 +331,12 @@ if ("blocking" %in% parts) {
 
 # Settings of each part: PGBB iterations/network (expfam: T = 2000 fixed; blocking
 # has no PGBB), the NoisyGibbs chain (regression only) and bootstrap draws (blocking).
+# The sizes each part ran at: expfam its own n, blocking its n grid and no budget.
+part_n <- c(regression = paste(n_grid, collapse = ","), gamma = paste(n_grid, collapse = ","),
+            expfam = "500,5000", blocking = "200-5000")
 tm <- data.frame(part = names(timings), seconds = round(unlist(timings)), reps = reps,
+                 n = unname(part_n[names(timings)]),
+                 eps = ifelse(names(timings) == "blocking", NA, paste(eps_grid, collapse = ",")),
                  iterations = ifelse(names(timings) == "expfam", 2000,
                                      ifelse(names(timings) == "blocking", NA, iterations)),
                  hidden = ifelse(names(timings) == "blocking", NA, paste(hidden, collapse = "x")),
