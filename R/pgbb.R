@@ -178,9 +178,13 @@
 #'   above are in `inst/scripts/schedule-study.R` (`--configs`), with each
 #'   configuration's exact meaning.
 #' - **threads** (`pgbb_control(threads = )`) only change the speed: the fit
-#'   is bit-identical for any number. At the paper's natality scale (1.94
-#'   million records) 2 threads took 31 s against 51 s for one on idle cores;
-#'   below about 260,000 records with `mc = 1` there is nothing to share.
+#'   is bit-identical for any number. The default's runs train side by side,
+#'   and their generators are evaluated side by side: on 2 idle cores the
+#'   Census-scale fit (65,023 records, T = 5,000) took 1.9 s against 2.9 s on
+#'   one, and at the paper's natality scale (1.94 million records) 33 s
+#'   against 55 s. A single training (`runs = 1`) shares only its subset
+#'   pass: 34 s against 48 s at the natality scale, and nothing below about
+#'   260,000 records with `mc = 1` (`bench/README.md`).
 #'
 #' @section Data too small:
 #' A private fit needs at least 2 records per block (n >= 2 S); otherwise
