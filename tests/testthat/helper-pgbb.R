@@ -21,3 +21,10 @@ quiet_noise <- function(expr) {
 # A fixed engine key (eight 32-bit words, R/rng.R) for calls into the C++ glue
 # that must not depend on R's stream.
 fixed_key <- function(k) as.numeric(k + 0:7)
+
+# One stored generator (weights `layers`) at block weights U and level tau
+# (numeric(0) when not joint): cpp_generator_eval() evaluates a fit's runs
+# together, here a single one, on one thread.
+eval_generator <- function(generator, layers, U, tau) {
+  pgbb:::cpp_generator_eval(generator, list(layers), U, tau, 1L)[[1L]]
+}

@@ -66,7 +66,7 @@ test_that("every generator output lies in the box, whatever the weights", {
   g <- gen_spec(S, c(8, 8), lower = c(-1, 2, 0.01), upper = c(1, 2.5, 0.02), log = c(FALSE, FALSE, TRUE))
   for (sd in c(0.1, 3, 100)) {
     L <- random_layers(g, sd = sd)
-    th <- pgbb:::cpp_generator_eval(g, L, rblock_weights(500, S, 0.5), numeric(0))
+    th <- eval_generator(g, L, rblock_weights(500, S, 0.5), numeric(0))
     expect_true(all(th[, 1] >= -1 & th[, 1] <= 1))
     expect_true(all(th[, 2] >= 2 & th[, 2] <= 2.5))
     expect_true(all(th[, 3] >= 0.01 & th[, 3] <= 0.02))
@@ -82,12 +82,12 @@ test_that("the soft clip is the identity on the central 90% of the box", {
   u <- rblock_weights(3, S, 1)
   for (v in c(-3.5, -1, 0, 2.2, 3.6)) {
     L[[1]]$b <- v / 4
-    expect_equal(pgbb:::cpp_generator_eval(g, L, u, numeric(0))[, 1], rep(2 + v, 3))
+    expect_equal(eval_generator(g, L, u, numeric(0))[, 1], rep(2 + v, 3))
   }
   # beyond, strictly inside and increasing
   vals <- vapply(c(3.7, 4, 10, 1e3), function(v) {
     L[[1]]$b <- v / 4
-    pgbb:::cpp_generator_eval(g, L, u[1, , drop = FALSE], numeric(0))[1, 1]
+    eval_generator(g, L, u[1, , drop = FALSE], numeric(0))[1, 1]
   }, 1)
   expect_true(all(diff(vals) >= 0) && all(vals > 5.6 & vals <= 6))
 })

@@ -315,7 +315,7 @@ test_that("the non-private Huber generator reproduces the exact blocked bootstra
                   blocks = 20, rate = 1, iterations = 3000, hidden = c(64, 64, 64),
                   learning_rate = 3e-3, lr_floor = 0.001, draws = 10, progress = FALSE)
   U <- rblock_weights(2000, 20, fit$ledger$gamma)
-  G <- pgbb:::cpp_generator_eval(fit$generator, fit$generator$layers, U, numeric(0))
+  G <- eval_generator(fit$generator, fit$generator$layers, U, numeric(0))
   ex <- blocked_bootstrap(d$x, d$y, loss = "huber", draws = 2000, blocks = 20,
                           partition = fit$partition, u = U)
   sd_ex <- apply(ex$draws, 2, sd)
@@ -347,7 +347,7 @@ test_that("the joint smoothed-quantile generator reproduces the exact bootstrap 
   ex <- blocked_bootstrap(x, y, loss = "quantile", tau = taus, draws = 1000, blocks = 20,
                           partition = fit$partition, u = U)
   for (i in seq_along(taus)) {
-    G <- pgbb:::cpp_generator_eval(fit$generator, fit$generator$layers, U, taus[i])
+    G <- eval_generator(fit$generator, fit$generator$layers, U, taus[i])
     E <- ex$draws[, , i]
     sd_ex <- apply(E, 2, sd)
     expect_true(all(abs(colMeans(G) - colMeans(E)) < 0.1 * sd_ex), info = paste("tau", taus[i]))
