@@ -37,6 +37,10 @@ cpp_bootstrap_mean <- function(x, draws, blocked, blocks, S, gamma, seed) {
     .Call(`_pgbb_cpp_bootstrap_mean`, x, draws, blocked, blocks, S, gamma, seed)
 }
 
+cpp_count_outside <- function(x, lower, upper) {
+    .Call(`_pgbb_cpp_count_outside`, x, lower, upper)
+}
+
 cpp_cr_gs_stats <- function(x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates) {
     .Call(`_pgbb_cpp_cr_gs_stats`, x, y, kind, params, lower, upper, m, B, mode, kappa, seed, keep_estimates)
 }

@@ -37,8 +37,8 @@
 # Computed from the confidential data: for the analyst's message only, never stored.
 .cr_count_outside <- function(X, b) {
   X <- as.matrix(X)
-  lo <- rep_len(b$lower, ncol(X)); hi <- rep_len(b$upper, ncol(X))
-  sum(vapply(seq_len(ncol(X)), function(k) sum(X[, k] < lo[k] | X[, k] > hi[k]), 0))
+  if (!is.double(X)) storage.mode(X) <- "double"
+  cpp_count_outside(X, rep_len(as.numeric(b$lower), ncol(X)), rep_len(as.numeric(b$upper), ncol(X)))
 }
 
 # Data outside the public bounds are clipped to them (the sensitivity is only

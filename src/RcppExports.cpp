@@ -145,6 +145,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_count_outside
+double cpp_count_outside(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper);
+RcppExport SEXP _pgbb_cpp_count_outside(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_count_outside(x, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_cr_gs_stats
 Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params, Rcpp::NumericVector lower, Rcpp::NumericVector upper, int m, int B, std::string mode, int kappa, Rcpp::NumericVector seed, bool keep_estimates);
 RcppExport SEXP _pgbb_cpp_cr_gs_stats(SEXP xSEXP, SEXP ySEXP, SEXP kindSEXP, SEXP paramsSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP mSEXP, SEXP BSEXP, SEXP modeSEXP, SEXP kappaSEXP, SEXP seedSEXP, SEXP keep_estimatesSEXP) {
@@ -919,6 +932,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_block_partition", (DL_FUNC) &_pgbb_cpp_block_partition, 3},
     {"_pgbb_cpp_record_weights", (DL_FUNC) &_pgbb_cpp_record_weights, 2},
     {"_pgbb_cpp_bootstrap_mean", (DL_FUNC) &_pgbb_cpp_bootstrap_mean, 7},
+    {"_pgbb_cpp_count_outside", (DL_FUNC) &_pgbb_cpp_count_outside, 3},
     {"_pgbb_cpp_cr_gs_stats", (DL_FUNC) &_pgbb_cpp_cr_gs_stats, 12},
     {"_pgbb_cpp_upper_quantile", (DL_FUNC) &_pgbb_cpp_upper_quantile, 2},
     {"_pgbb_cpp_cr_gs_release", (DL_FUNC) &_pgbb_cpp_cr_gs_release, 7},

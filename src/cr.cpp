@@ -7,6 +7,7 @@
 #include "core/cr_baselines.h"
 #include "core/cr_gs.h"
 #include "core/cr_ss.h"
+#include "core/design.h"
 #include "interrupt.h"
 #include "glue.h"
 
@@ -43,6 +44,13 @@ double num(const Rcpp::List& p, const char* name) {
 }
 
 }  // namespace
+
+// Entries of x outside their column's public bounds (what the glue's copy clips).
+// [[Rcpp::export]]
+double cpp_count_outside(Rcpp::NumericMatrix x, Rcpp::NumericVector lower, Rcpp::NumericVector upper) {
+  if (lower.size() != x.ncol() || upper.size() != x.ncol()) Rcpp::stop("internal error: bounds have the wrong length");
+  return static_cast<double>(pgbb::count_outside_bounds(x.begin(), x.nrow(), x.ncol(), lower.begin(), upper.begin()));
+}
 
 // [[Rcpp::export]]
 Rcpp::List cpp_cr_gs_stats(Rcpp::NumericMatrix x, Rcpp::NumericVector y, std::string kind, Rcpp::List params,

@@ -205,6 +205,17 @@ class Rng {
     return buffer_[pos_++];
   }
 
+  /// Bulk access for samplers that consume many outputs: the outputs generated
+  /// but not yet returned (refilling first if there are none), `*count` of them.
+  /// They are the values next_u64() would return next, in order; consume(k)
+  /// marks the first k as returned. Nothing else changes the stream.
+  const uint64_t* buffered(int* count) {
+    if (pos_ == filled_) refill();
+    *count = filled_ - pos_;
+    return buffer_.data() + pos_;
+  }
+  void consume(int k) { pos_ += k; }
+
   /// Uniform on the open interval (0, 1) with 53 random bits: never exactly 0 or
   /// 1, so log(u) and log(1 - u) are always finite.
   double uniform() { return (static_cast<double>(next_u64() >> 11) + 0.5) * 0x1.0p-53; }

@@ -314,3 +314,22 @@ test_that("cr_gs() and cr_ss() warn when the released radius is 0 (bounds exclud
     expect_gt(zeros, 0L)
   }
 })
+
+test_that("cr_gs() counts the values it clips, column by column, whatever the storage mode", {
+  set.seed(3)
+  x <- cbind(runif(100, -1, 1), runif(100, 0, 2))
+  x[1:7, 1] <- 1.5      # 7 above the first column's upper bound
+  x[8:10, 2] <- -0.25   # 3 below the second column's lower bound
+  x[11, ] <- c(-2, 3)   # one record outside in both columns: 2 values
+  b <- list(lower = c(-1, 0), upper = c(1, 2))
+  expect_identical(pgbb:::.cr_count_outside(x, b), 12)
+  # The reference: a plain comparison in R.
+  ref <- sum(sweep(x, 2, b$lower, "<") | sweep(x, 2, b$upper, ">"))
+  expect_identical(pgbb:::.cr_count_outside(x, b), as.numeric(ref))
+  # Integer data and data frames are counted alike; one bound recycles over columns.
+  xi <- matrix(c(-3L, 0L, 2L, 5L), 2)
+  expect_identical(pgbb:::.cr_count_outside(xi, list(lower = 0, upper = 2)), 2)
+  expect_identical(pgbb:::.cr_count_outside(as.data.frame(x), b), 12)
+  expect_message(suppressWarnings(cr_gs(x, "mean", mu = 4, bounds = b, B = 20)),
+                 "cr_gs\\(\\): 12 value\\(s\\) of 'x' lay outside the declared 'bounds'")
+})

@@ -101,7 +101,7 @@ CORE_TEST(resampling_indices_in_range_and_deterministic) {
 }
 
 CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
-  // The bitset + 16-bit counter path must agree with a plain count, and with draw_sum.
+  // The byte-counter path must agree with a plain count, and with draw_sum.
   for (int kappa : {1, 2, 3, 50}) {
     pgbb::Resampler r(plan_of(40, 40, 64, pgbb::ResampleMode::WR, kappa));
     std::vector<uint32_t> idx(40), idx2(40), scratch(40);
@@ -111,7 +111,7 @@ CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
       const int over = r.draw(i, idx.data());
       const int mx = pgbb::max_multiplicity(idx.data(), 40, scratch);
       CHECK(over == (mx > kappa ? mx : 0));
-      CHECK(static_cast<int>(r.max_multiplicity_bits(idx.data(), 40)) == mx);
+      CHECK(static_cast<int>(r.max_multiplicity_of(idx.data(), 40)) == mx);
       double sum = 0, direct = 0;
       const int over2 = r.draw_sum(i, idx2.data(), x.data(), &sum);
       CHECK(over2 == over && idx2 == idx);
@@ -119,19 +119,25 @@ CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
       CHECK_NEAR(sum, direct, 1e-12);
     }
   }
-  // Thresholds of 65535 or more use 32-bit counters; below, 16-bit counters saturate at
-  // 65534 extra copies (a multiplicity reported as at least 65535, above every such threshold).
-  // Uniform draws never get near that (m <= n), so the counters are fed directly.
+  // Byte counters would wrap at 256; a count that reaches 255 is recounted with
+  // 32-bit counters, so multiplicities are exact at any size (an under-count
+  // would under-state a sensitivity). Uniform draws never get near that (m <= n),
+  // so the counters are fed directly.
   {
     const int n = 70000;
     pgbb::Resampler r(plan_of(n, n, 2, pgbb::ResampleMode::WR, 100));
     std::vector<uint32_t> same(n, 0u), distinct(n);
     for (int t = 0; t < n; ++t) distinct[t] = static_cast<uint32_t>(t);
-    const unsigned sat = r.max_multiplicity_bits(same.data(), n);  // saturated, not wrapped
-    CHECK(sat >= 65535u && sat <= static_cast<unsigned>(n));
-    CHECK(r.max_multiplicity_bits(distinct.data(), n) == 1u);     // scratch was reset
-    CHECK(r.max_multiplicity_bits(same.data(), 3) == 3u);
-    CHECK(r.max_multiplicity_bits(same.data(), 0) == 0u);
+    CHECK(r.max_multiplicity_of(same.data(), n) == static_cast<unsigned>(n));
+    CHECK(r.max_multiplicity_of(distinct.data(), n) == 1u);  // scratch was reset
+    for (int k : {3, 254, 255, 256, 511, 512, 65535, 65536})
+      CHECK(r.max_multiplicity_of(same.data(), k) == static_cast<unsigned>(k));
+    CHECK(r.max_multiplicity_of(distinct.data(), 10) == 1u);
+    CHECK(r.max_multiplicity_of(same.data(), 0) == 0u);
+    // A small resample against n resets its counters one by one: still clean.
+    std::vector<uint32_t> few = {5u, 9u, 5u, 5u};
+    CHECK(r.max_multiplicity_of(few.data(), 4) == 3u);
+    CHECK(r.max_multiplicity_of(few.data() + 1, 1) == 1u);
     for (int kappa : {65534, 65535, 200000}) {
       pgbb::Resampler w(plan_of(n, n, 2, pgbb::ResampleMode::WR, kappa));
       std::vector<uint32_t> idx(n), scratch(n);
@@ -182,6 +188,52 @@ CORE_TEST(resampling_realised_multiplicities) {
   }
   const std::vector<int> wor = pgbb::resample_multiplicities(plan_of(30, 10, 4, pgbb::ResampleMode::WOR, 0));
   CHECK(wor == std::vector<int>(4, 1));
+}
+
+CORE_TEST(resampling_bulk_bounded_draws_match_below) {
+  // fill() and floyd() read the engine's buffer directly; they must return what
+  // the one-at-a-time below() returns and leave the engine at the same position
+  // (callers keep drawing from it), whatever the bound (2^31 + 1 rejects about
+  // half of all halves, exercising the exact fallback), the length and whether a
+  // half word is pending.
+  const uint32_t bounds[] = {1u, 2u, 3u, 7u, 50000u, 2147483649u, 4294967295u};
+  for (uint32_t s : bounds) {
+    for (int m : {0, 1, 2, 3, 63, 64, 65, 129, 1000}) {
+      for (bool pending : {false, true}) {
+        pgbb::Rng ra(11), rb(11);
+        pgbb::BoundedDraw a(ra), b(rb);
+        if (pending) CHECK(a.below(s) == b.below(s));
+        std::vector<uint32_t> got(static_cast<size_t>(m)), want(static_cast<size_t>(m));
+        a.fill(got.data(), m, s);
+        for (int t = 0; t < m; ++t) want[t] = b.below(s);
+        CHECK(got == want);
+        CHECK(a.below(s) == b.below(s));  // the pending half agrees
+        CHECK(ra.next_u64() == rb.next_u64());
+      }
+    }
+  }
+  for (uint32_t n : {1u, 2u, 10u, 1000u, 70000u}) {
+    for (int m : {1, 2, 3, 10, 500}) {
+      if (static_cast<uint32_t>(m) > n) continue;
+      std::vector<uint8_t> taken(n, 0);
+      pgbb::Rng ra(5), rb(5);
+      pgbb::BoundedDraw a(ra), b(rb);
+      std::vector<uint32_t> got(static_cast<size_t>(m)), want;
+      a.floyd(got.data(), m, n, taken.data());
+      std::vector<bool> seen(n, false);
+      for (uint32_t j = n - static_cast<uint32_t>(m); j < n; ++j) {
+        uint32_t r = b.below(j + 1);
+        if (seen[r]) r = j;
+        seen[r] = true;
+        want.push_back(r);
+      }
+      CHECK(got == want);
+      int flags = 0;
+      for (uint8_t f : taken) flags += f;
+      CHECK(flags == m);
+      CHECK(ra.next_u64() == rb.next_u64());
+    }
+  }
 }
 
 CORE_TEST(resampling_failure_and_interrupt_paths) {
