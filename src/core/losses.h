@@ -34,10 +34,16 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "box.h"
 #include "normal.h"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define PGBB_CDF_TABLE_AVX 1
+#endif
 
 namespace pgbb {
 
@@ -115,6 +121,51 @@ class NormalCdfTable {
                      (t3 - t2) * c[3];
     return v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
   }
+
+#ifdef PGBB_CDF_TABLE_AVX
+  /// operator() on four values at once (AVX, chosen at run time by the
+  /// caller): the same operations in the same order on each lane, no fused
+  /// multiply-add, so every result has the same bits as operator()(z[i]).
+  /// Lanes at or beyond +-kLimit, or NaN, are evaluated on a clamped value and
+  /// then replaced, in operator()'s order of tests.
+  __attribute__((target("avx"))) void eval4(const double* z, double* out) const {
+    const __m256d lim = _mm256_set1_pd(kLimit), neg_lim = _mm256_set1_pd(-kLimit);
+    const __m256d vz = _mm256_loadu_pd(z);
+    const __m256d zc = _mm256_min_pd(_mm256_max_pd(vz, neg_lim), lim);  // NaN -> -kLimit
+    const __m256d u = _mm256_mul_pd(_mm256_add_pd(zc, lim), _mm256_set1_pd(kPerUnit));
+    __m128i k = _mm256_cvttpd_epi32(u);
+    k = _mm_min_epi32(k, _mm_set1_epi32(kKnots - 2));
+    const __m256d t = _mm256_sub_pd(u, _mm256_cvtepi32_pd(k));
+    const __m256d t2 = _mm256_mul_pd(t, t), t3 = _mm256_mul_pd(t2, t);
+    alignas(16) int kk[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(kk), k);
+    // Each lane's four coefficients are adjacent: load them as rows, transpose.
+    const double* base = knot_.data();
+    const __m256d r0 = _mm256_loadu_pd(base + 2 * static_cast<size_t>(kk[0]));
+    const __m256d r1 = _mm256_loadu_pd(base + 2 * static_cast<size_t>(kk[1]));
+    const __m256d r2 = _mm256_loadu_pd(base + 2 * static_cast<size_t>(kk[2]));
+    const __m256d r3 = _mm256_loadu_pd(base + 2 * static_cast<size_t>(kk[3]));
+    const __m256d lo01 = _mm256_unpacklo_pd(r0, r1), hi01 = _mm256_unpackhi_pd(r0, r1);
+    const __m256d lo23 = _mm256_unpacklo_pd(r2, r3), hi23 = _mm256_unpackhi_pd(r2, r3);
+    const __m256d c0 = _mm256_permute2f128_pd(lo01, lo23, 0x20), c1 = _mm256_permute2f128_pd(hi01, hi23, 0x20);
+    const __m256d c2 = _mm256_permute2f128_pd(lo01, lo23, 0x31), c3 = _mm256_permute2f128_pd(hi01, hi23, 0x31);
+    const __m256d one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0), three = _mm256_set1_pd(3.0);
+    const __m256d a0 = _mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(two, t3), _mm256_mul_pd(three, t2)), one);
+    const __m256d a1 = _mm256_add_pd(_mm256_sub_pd(t3, _mm256_mul_pd(two, t2)), t);
+    const __m256d a2 = _mm256_sub_pd(_mm256_mul_pd(three, t2), _mm256_mul_pd(two, t3));
+    const __m256d a3 = _mm256_sub_pd(t3, t2);
+    __m256d v = _mm256_add_pd(_mm256_mul_pd(a0, c0), _mm256_mul_pd(a1, c1));
+    v = _mm256_add_pd(v, _mm256_mul_pd(a2, c2));
+    v = _mm256_add_pd(v, _mm256_mul_pd(a3, c3));
+    const __m256d zero = _mm256_setzero_pd();
+    v = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(v, zero, _CMP_LT_OQ));
+    v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(v, one, _CMP_GT_OQ));
+    v = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(vz, neg_lim, _CMP_LE_OQ));
+    v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(vz, lim, _CMP_GE_OQ));
+    v = _mm256_blendv_pd(v, vz, _mm256_cmp_pd(vz, vz, _CMP_UNORD_Q));
+    _mm256_storeu_pd(out, v);
+  }
+#endif
 
  private:
   std::vector<double> knot_;  // (Phi(z_k), phi(z_k) / kPerUnit), k = 0..kKnots-1
@@ -228,6 +279,23 @@ struct QuantileLoss {
   double score(const double*, double xb, double y, double tau, double*) const {
     return (1.0 - tau) - detail::norm_cdf_fast((y - xb) / h);
   }
+#ifdef PGBB_CDF_TABLE_AVX
+  /// score() for n records at once (AVX; the caller checks the CPU): out[i] =
+  /// score(., xb[i], y[i], tau, .) with the same bits, four at a time.
+  __attribute__((target("avx"))) void score_avx(const double* xb, const double* y, double tau, double* out,
+                                                int n) const {
+    const detail::NormalCdfTable& table = detail::normal_cdf_table();
+    const __m256d vh = _mm256_set1_pd(h), side = _mm256_set1_pd(1.0 - tau);
+    alignas(32) double z[4], cdf[4];
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+      _mm256_store_pd(z, _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(y + i), _mm256_loadu_pd(xb + i)), vh));
+      table.eval4(z, cdf);
+      _mm256_storeu_pd(out + i, _mm256_sub_pd(side, _mm256_load_pd(cdf)));
+    }
+    for (; i < n; ++i) out[i] = score(nullptr, xb[i], y[i], tau, nullptr);
+  }
+#endif
   bool theta_ok(const double*) const { return true; }
 
   template <class T>
@@ -352,6 +420,16 @@ struct ExponentialMeanLoss {
     return best;
   }
 };
+
+/// @brief Whether a loss evaluates its score for many records at once
+/// (QuantileLoss::score_avx); false unless it has one.
+template <class L, class = void>
+struct has_score_avx : std::false_type {};
+#ifdef PGBB_CDF_TABLE_AVX
+template <class L>
+struct has_score_avx<L, std::void_t<decltype(std::declval<const L&>().score_avx(nullptr, nullptr, 0.0, nullptr, 0))>>
+    : std::true_type {};
+#endif
 
 /// @brief Whether a loss's private score lives on the log scale of its
 /// (positive) parameter (ExponentialMeanLoss::kLogScore); false unless declared.

@@ -295,8 +295,14 @@ inline void accumulate_subset_body(const Loss& loss, const RowStore<Scalar>& dat
 #endif
         detail::dot_and_norm(th, rows[i], p, &xb[i], &xx[i]);
       }
-      for (int i = 0; i < nc; ++i)
-        coef[i] = loss.score(th, xb[i], static_cast<double>(rows[i][p]), tau, extra[i]);
+      if constexpr (kAvx && has_score_avx<Loss>::value) {
+        double yv[kChunk];
+        for (int i = 0; i < nc; ++i) yv[i] = static_cast<double>(rows[i][p]);
+        loss.score_avx(xb, yv, tau, coef, nc);  // the same bits as score(), four records at a time
+      } else {
+        for (int i = 0; i < nc; ++i)
+          coef[i] = loss.score(th, xb[i], static_cast<double>(rows[i][p]), tau, extra[i]);
+      }
       for (int i = 0; i < nc; ++i) {
         const double a = coef[i];
         double norm2 = a * a * xx[i];
