@@ -129,8 +129,10 @@ class NormalCdfTable {
   /// Lanes at or beyond +-kLimit, or NaN, are evaluated on a clamped value and
   /// then replaced, in operator()'s order of tests.
   __attribute__((target("avx"))) void eval4(const double* z, double* out) const {
+    _mm256_storeu_pd(out, eval4(_mm256_loadu_pd(z)));
+  }
+  __attribute__((target("avx"), always_inline)) inline __m256d eval4(__m256d vz) const {
     const __m256d lim = _mm256_set1_pd(kLimit), neg_lim = _mm256_set1_pd(-kLimit);
-    const __m256d vz = _mm256_loadu_pd(z);
     const __m256d zc = _mm256_min_pd(_mm256_max_pd(vz, neg_lim), lim);  // NaN -> -kLimit
     const __m256d u = _mm256_mul_pd(_mm256_add_pd(zc, lim), _mm256_set1_pd(kPerUnit));
     __m128i k = _mm256_cvttpd_epi32(u);
@@ -162,8 +164,7 @@ class NormalCdfTable {
     v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(v, one, _CMP_GT_OQ));
     v = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(vz, neg_lim, _CMP_LE_OQ));
     v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(vz, lim, _CMP_GE_OQ));
-    v = _mm256_blendv_pd(v, vz, _mm256_cmp_pd(vz, vz, _CMP_UNORD_Q));
-    _mm256_storeu_pd(out, v);
+    return _mm256_blendv_pd(v, vz, _mm256_cmp_pd(vz, vz, _CMP_UNORD_Q));
   }
 #endif
 
@@ -286,12 +287,10 @@ struct QuantileLoss {
                                                 int n) const {
     const detail::NormalCdfTable& table = detail::normal_cdf_table();
     const __m256d vh = _mm256_set1_pd(h), side = _mm256_set1_pd(1.0 - tau);
-    alignas(32) double z[4], cdf[4];
     int i = 0;
     for (; i + 3 < n; i += 4) {
-      _mm256_store_pd(z, _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(y + i), _mm256_loadu_pd(xb + i)), vh));
-      table.eval4(z, cdf);
-      _mm256_storeu_pd(out + i, _mm256_sub_pd(side, _mm256_load_pd(cdf)));
+      const __m256d z = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(y + i), _mm256_loadu_pd(xb + i)), vh);
+      _mm256_storeu_pd(out + i, _mm256_sub_pd(side, table.eval4(z)));
     }
     for (; i < n; ++i) out[i] = score(nullptr, xb[i], y[i], tau, nullptr);
   }
