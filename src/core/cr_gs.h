@@ -438,22 +438,6 @@ inline GsStats cr_gs_stats(ResampleEstimator& est, const ResamplePlan& plan, boo
   st.dist.assign(static_cast<size_t>(plan.B), 0.0);
   if (keep_estimates) st.estimates.assign(static_cast<size_t>(plan.B) * d, 0.0);
   std::vector<double> th(d);
-  if (auto* me = dynamic_cast<MeanEstimator*>(&est)) {
-    if (d == 1 && !keep_estimates) {
-      // Fused path for the scalar mean (same indices and decisions as below).
-      Resampler rs(plan);
-      std::vector<uint32_t> idx(static_cast<size_t>(plan.m));
-      for (int i = 0; i < plan.B; ++i) {
-        poll_stop(stop, i + 1, 64);
-        double sum = 0.0;
-        const int over = rs.draw_sum(i, idx.data(), me->data().x, &sum);
-        if (over > 0) { st.pass.failed_at = i; st.pass.failed_mult = over; return st; }
-        st.pass.max_mult = std::max(st.pass.max_mult, rs.last_multiplicity());
-        st.dist[i] = std::fabs(sum / plan.m - st.theta_hat[0]);
-      }
-      return st;
-    }
-  }
   st.pass = for_each_resample(
       plan,
       [&](int i, const uint32_t* idx, int m) {

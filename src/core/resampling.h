@@ -249,42 +249,6 @@ class Resampler {
   /// threshold (WR with kappa > 0) or is WOR (1); 0 when it was not computed.
   int last_multiplicity() const { return last_mult_; }
 
-  /// Fused draw for a scalar mean (the benchmarked hot path): draws resample i
-  /// and, in one pass over it, counts multiplicities and accumulates
-  /// sum_t x[idx_t]. Same indices, accept/reject decision and multiplicity as
-  /// draw().
-  int draw_sum(int i, uint32_t* idx, const double* x, double* sum) {
-    if (plan_.mode != ResampleMode::WR || plan_.kappa <= 0) {
-      const int over = draw(i, idx);
-      *sum = gather_sum(idx, plan_.m, x);
-      return over;
-    }
-    Rng rng = Rng::stream(plan_.seed, static_cast<uint64_t>(i));
-    BoundedDraw bd(rng);
-    const int m = plan_.m;
-    bd.fill(idx, m, static_cast<uint32_t>(plan_.n));
-    uint8_t* cnt = count8_.data();
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    unsigned mx = 0;
-    int t = 0;
-    for (; t + 3 < m; t += 4) {
-      s0 += x[idx[t]]; s1 += x[idx[t + 1]]; s2 += x[idx[t + 2]]; s3 += x[idx[t + 3]];
-      for (int k = 0; k < 4; ++k) {
-        const unsigned c = ++cnt[idx[t + k]];
-        mx = c > mx ? c : mx;
-      }
-    }
-    for (; t < m; ++t) {
-      s0 += x[idx[t]];
-      const unsigned c = ++cnt[idx[t]];
-      mx = c > mx ? c : mx;
-    }
-    *sum = (s0 + s1) + (s2 + s3);
-    mx = finish_count(idx, m, mx);
-    last_mult_ = static_cast<int>(mx);
-    return mx > static_cast<unsigned>(plan_.kappa) ? static_cast<int>(mx) : 0;
-  }
-
   /// Largest multiplicity among m indices, exact for any m. One byte counter per
   /// record (n bytes, mostly in L1/L2 cache); a count that reaches 255 could
   /// wrap, so such a resample is recounted with 32-bit counters: an under-count
@@ -331,14 +295,6 @@ class Resampler {
       uint8_t* cnt = count8_.data();
       for (int t = 0; t < m; ++t) cnt[idx[t]] = 0;
     }
-  }
-
-  static double gather_sum(const uint32_t* idx, int m, const double* x) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int t = 0;
-    for (; t + 3 < m; t += 4) { s0 += x[idx[t]]; s1 += x[idx[t + 1]]; s2 += x[idx[t + 2]]; s3 += x[idx[t + 3]]; }
-    for (; t < m; ++t) s0 += x[idx[t]];
-    return (s0 + s1) + (s2 + s3);
   }
 
   // Floyd's algorithm: a uniformly random m-subset in O(m). Step j (from n - m

@@ -101,22 +101,19 @@ CORE_TEST(resampling_indices_in_range_and_deterministic) {
 }
 
 CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
-  // The byte-counter path must agree with a plain count, and with draw_sum.
+  // The byte-counter path must agree with a plain count, and a second
+  // Resampler must draw the same resample and decision.
   for (int kappa : {1, 2, 3, 50}) {
     pgbb::Resampler r(plan_of(40, 40, 64, pgbb::ResampleMode::WR, kappa));
+    pgbb::Resampler r2(plan_of(40, 40, 64, pgbb::ResampleMode::WR, kappa));
     std::vector<uint32_t> idx(40), idx2(40), scratch(40);
-    std::vector<double> x(40);
-    for (int i = 0; i < 40; ++i) x[i] = 0.25 * i - 3;
     for (int i = 0; i < 64; ++i) {
       const int over = r.draw(i, idx.data());
       const int mx = pgbb::max_multiplicity(idx.data(), 40, scratch);
       CHECK(over == (mx > kappa ? mx : 0));
       CHECK(static_cast<int>(r.max_multiplicity_of(idx.data(), 40)) == mx);
-      double sum = 0, direct = 0;
-      const int over2 = r.draw_sum(i, idx2.data(), x.data(), &sum);
-      CHECK(over2 == over && idx2 == idx);
-      for (uint32_t v : idx) direct += x[v];
-      CHECK_NEAR(sum, direct, 1e-12);
+      const int over2 = r2.draw(i, idx2.data());
+      CHECK(over2 == over && idx2 == idx && r2.last_multiplicity() == r.last_multiplicity());
     }
   }
   // Byte counters would wrap at 256; a count that reaches 255 is recounted with
@@ -141,11 +138,8 @@ CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
     for (int kappa : {65534, 65535, 200000}) {
       pgbb::Resampler w(plan_of(n, n, 2, pgbb::ResampleMode::WR, kappa));
       std::vector<uint32_t> idx(n), scratch(n);
-      std::vector<double> x(n, 1.0);
       for (int i = 0; i < 2; ++i) {
-        double sum = 0;
         CHECK(w.draw(i, idx.data()) == 0);
-        CHECK(w.draw_sum(i, idx.data(), x.data(), &sum) == 0 && sum == n);
         CHECK(pgbb::max_multiplicity(idx.data(), n, scratch) < 20);
       }
     }
@@ -155,7 +149,7 @@ CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
 CORE_TEST(resampling_realised_multiplicities) {
   // resample_multiplicities() and Resampler::last_multiplicity() count every
   // resample exactly (a plain count is the reference), on every counter path, and
-  // for_each_resample / draw_sum report the maximum.
+  // for_each_resample and a thresholded draw() report the maximum.
   for (int m : {5, 40, 70000}) {
     const int n = m == 70000 ? 70000 : 60;
     const int B = m == 70000 ? 2 : 50;
@@ -174,17 +168,13 @@ CORE_TEST(resampling_realised_multiplicities) {
     counted.kappa = m;  // never exceeded: counts without rejecting
     const pgbb::ResamplePass pass = pgbb::for_each_resample(counted, [](int, const uint32_t*, int) {});
     CHECK(pass.failed_at < 0 && pass.max_mult == mx);
-    if (m < 65534) {
-      pgbb::Resampler f(counted);
-      std::vector<double> x(n, 1.0);
-      int fm = 0;
-      for (int i = 0; i < B; ++i) {
-        double sum = 0;
-        CHECK(f.draw_sum(i, idx.data(), x.data(), &sum) == 0);
-        fm = std::max(fm, f.last_multiplicity());
-      }
-      CHECK(fm == mx);
+    pgbb::Resampler f(counted);
+    int fm = 0;
+    for (int i = 0; i < B; ++i) {
+      CHECK(f.draw(i, idx.data()) == 0);
+      fm = std::max(fm, f.last_multiplicity());
     }
+    CHECK(fm == mx);
   }
   const std::vector<int> wor = pgbb::resample_multiplicities(plan_of(30, 10, 4, pgbb::ResampleMode::WOR, 0));
   CHECK(wor == std::vector<int>(4, 1));
