@@ -35,8 +35,9 @@ options(pgbb.seeded_noise = TRUE)
 # clip each level at its own bound (level_noise = "scaled"); "default" is the
 # training of pgbb_control()'s defaults since then, at twice the paper's step
 # (real_data_control() in quantile-app.R for the real data, pgbb_control()'s
-# 1e-3 for Table S2). lr_factor multiplies the paper's step and
-# iterations_factor its T.
+# 1e-3 for Table S2); "default_runs7" is seven runs of the default's run
+# length and "default_h05" the default at half the bandwidth. lr_factor
+# multiplies the paper's step and iterations_factor its T.
 earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, average_from = 1,
                          level_noise = "uniform", coding = "centred")
 tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
@@ -45,6 +46,10 @@ configs <- list(
   default = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg),
   default_runs10 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, runs = 10,
                          iterations_factor = 2), tail_avg),             # 10 runs of the same length
+  default_runs7 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, runs = 7,
+                         iterations_factor = 1.4), tail_avg),           # 7 runs of the same length
+  default_h05 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, bandwidth = 0.05),
+                  tail_avg),                                       # half the paper's bandwidth
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,
