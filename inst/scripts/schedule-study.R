@@ -41,15 +41,13 @@ options(pgbb.seeded_noise = TRUE)
 earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, average_from = 1,
                          level_noise = "uniform", coding = "centred")
 tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
+default_training <- c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg)
 configs <- list(
   base = list(),                                                   # earlier_defaults
-  default = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg),
-  default_runs10 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, runs = 10,
-                         iterations_factor = 2), tail_avg),             # 10 runs of the same length
-  default_runs7 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, runs = 7,
-                         iterations_factor = 1.4), tail_avg),           # 7 runs of the same length
-  default_h05 = c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2, bandwidth = 0.05),
-                  tail_avg),                                       # half the paper's bandwidth
+  default = default_training,
+  default_runs10 = c(default_training, list(runs = 10, iterations_factor = 2)),  # 10 runs of the same length
+  default_runs7 = c(default_training, list(runs = 7, iterations_factor = 1.4)),  # 7 runs of the same length
+  default_h05 = c(default_training, list(bandwidth = 0.05)),       # half the paper's bandwidth
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,
