@@ -58,8 +58,8 @@
 #'   pushed against a face still gets the loss's full gradient back towards
 #'   the interior instead of sticking there. Posterior mass near a face is
 #'   pulled inwards, so choose a generous box. Training uses Adam with a
-#'   cosine-decayed learning rate (to `lr_floor` times `learning_rate`) or
-#'   plain SGD, after a warm-up (`warmup`, a fraction of `iterations`) in which
+#'   decaying learning rate (to `lr_floor` times `learning_rate`, see
+#'   `schedule`) or plain SGD, after a warm-up (`warmup`, a fraction of `iterations`) in which
 #'   only the output bias moves, from the box centre towards the data.
 #'
 #' @section Accuracy of the generator: The trained generator approximates the
@@ -147,6 +147,12 @@
 #' @param scale Known standard deviation of the Gaussian mean model.
 #' @param draws Number of posterior draws stored in the fit (per level).
 #' @param lr_floor Final learning rate as a fraction of `learning_rate`.
+#' @param schedule Learning-rate decay from `learning_rate` to `lr_floor`
+#'   times it over the `iterations`: `"cosine"` (default here, the paper's,
+#'   SM S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1)\, t / (T - 1))},
+#'   a Robbins-Monro-like decay that keeps the wandering of the noisy
+#'   iterates near the error of the estimate (the default of [pgbb_control()];
+#'   see [pgbb()], 'Noise-aware intervals'). Post-processing: no privacy cost.
 #' @param warmup Fraction of the iterations that update only the output bias.
 #' @param tau_basis Level features of a joint generator \eqn{G(u, \tau)}: `"grid"`
 #'   (default) adds to \eqn{(\tau, \Phi^{-1}(\tau))} one hat function per level of
@@ -229,7 +235,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      iterations = 10000, mc = 1, hidden = c(256, 256, 256), optimizer = "adam",
                      learning_rate = 5e-4, clip = NULL, ..., x_bounds = NULL, y_bounds = NULL,
                      x_norm = NULL, tau_prob = NULL, bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
-                     scale = 1, draws = 2000, lr_floor = 0.01, warmup = 0.05, average_from = 1,
+                     scale = 1, draws = 2000, lr_floor = 0.01, schedule = c("cosine", "harmonic"),
+                     warmup = 0.05, average_from = 1,
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      share_partition = FALSE,
@@ -269,6 +276,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     .arg_fail("optimizer", "\"adam\" or \"sgd\"")
   .check_positive(learning_rate, "learning_rate")
   .check_fraction(lr_floor, "lr_floor")
+  schedule <- .match_arg(schedule)
+  if (schedule == "harmonic" && lr_floor == 0) .arg_fail("lr_floor", "above 0 for the harmonic schedule")
   .check_fraction(warmup, "warmup", below_one = TRUE)
   .check_fraction(average_from, "average_from")
   .check_count(draws, "draws", max = 1e7)
@@ -354,7 +363,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                    average_from = as.numeric(average_from),
                    callback_every = as.integer(max(1, min(250, ceiling(iterations / 100)))),
                    optimizer = optimizer, learning_rate = as.numeric(learning_rate),
-                   lr_floor = as.numeric(lr_floor), precision = precision, threads = threads)
+                   lr_floor = as.numeric(lr_floor), schedule = schedule, precision = precision,
+                   threads = threads)
   # A shared partition (`share_partition`, or one given) is drawn once; the
   # guarantee holds conditionally on every fixed partition (PGBB paper, Section
   # 2.1), so R trainings on one partition compose exactly as R on fresh ones.
@@ -396,7 +406,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     x_norm = x_norm,
     ledger = ledger,
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
-                    lr_floor = lr_floor, warmup = warmup, average_from = average_from,
+                    lr_floor = lr_floor, schedule = schedule, warmup = warmup, average_from = average_from,
                     precision = precision, tau_basis = if (joint) tau_basis else NULL,
                     level_noise = if (joint) level_noise else NULL),
     generator = generator,

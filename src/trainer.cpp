@@ -118,6 +118,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.optimizer.type = Rcpp::as<std::string>(settings["optimizer"]);
   cfg.optimizer.learning_rate = Rcpp::as<double>(settings["learning_rate"]);
   cfg.optimizer.floor = Rcpp::as<double>(settings["lr_floor"]);
+  cfg.optimizer.schedule = Rcpp::as<std::string>(settings["schedule"]);
   cfg.optimizer.iterations = cfg.iterations;
   const std::string precision = Rcpp::as<std::string>(settings["precision"]);
   if (precision == "float") return train_impl<float>(x, y, s, generator, parts, cfg, seeds, threads, progress);

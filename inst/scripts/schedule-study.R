@@ -36,10 +36,13 @@ options(pgbb.seeded_noise = TRUE)
 # training of pgbb_control()'s defaults since then, at twice the paper's step
 # (real_data_control() in quantile-app.R for the real data, pgbb_control()'s
 # 1e-3 for Table S2); "default_runs7" is seven runs of the default's run
-# length and "default_h05" the default at half the bandwidth. lr_factor
-# multiplies the paper's step and iterations_factor its T.
+# length and "default_h05" the default at half the bandwidth;
+# "default_harmonic" replaces the default's cosine decay by the harmonic one
+# to 2% of the step, and "default_harmonic_lr4" by the harmonic one to 10% of
+# twice the default's step (pgbb_control(schedule = )). lr_factor multiplies
+# the paper's step and iterations_factor its T.
 earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, average_from = 1,
-                         level_noise = "uniform", coding = "centred")
+                         level_noise = "uniform", coding = "centred", schedule = "cosine")
 tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
 default_training <- c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg)
 configs <- list(
@@ -48,6 +51,8 @@ configs <- list(
   default_runs10 = c(default_training, list(runs = 10, iterations_factor = 2)),  # 10 runs of the same length
   default_runs7 = c(default_training, list(runs = 7, iterations_factor = 1.4)),  # 7 runs of the same length
   default_h05 = c(default_training, list(bandwidth = 0.05)),       # half the paper's bandwidth
+  default_harmonic = utils::modifyList(default_training, list(schedule = "harmonic", lr_floor = 0.02)),
+  default_harmonic_lr4 = utils::modifyList(default_training, list(schedule = "harmonic", lr_factor = 4)),
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,

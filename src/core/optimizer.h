@@ -19,10 +19,12 @@ namespace pgbb {
 /// cosine-decayed learning rate from 5e-4 to a floor of 1% of it.
 struct OptimizerConfig {
   std::string type = "adam";  ///< "adam" or "sgd"
+  /// "cosine" (the paper's) or "harmonic"; see scheduled_rate().
+  std::string schedule = "cosine";
   double learning_rate = 5e-4;
   double floor = 0.01;       ///< final rate as a fraction of learning_rate
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  int iterations = 10000;    ///< length T of the cosine schedule
+  int iterations = 10000;    ///< length T of the schedule
 };
 
 /// @brief Cosine decay eta_t = eta (f + (1 - f) (1 + cos(pi t / (T - 1))) / 2),
@@ -33,9 +35,35 @@ inline double cosine_rate(const OptimizerConfig& c, int t) {
   return c.learning_rate * (c.floor + (1.0 - c.floor) * frac);
 }
 
+/// @brief Harmonic decay eta_t = eta / (1 + (1 / f - 1) t / (T - 1)),
+/// t = 0..T-1: eta at the first step, f eta at the last (f > 0).
+///
+/// Why offer it. Under privacy noise the iterates theta_t = G(u) wander
+/// around their mean, and the mean settles where the loss *averaged over that
+/// wandering* is stationary: the check loss convolved with the wandering of
+/// x'theta_t. Along a rare indicator the wandering is large, and convolving
+/// spreads that group's residual distribution, so its tail quantiles move
+/// outwards by an amount every run shares (inst/scripts/iterate-wandering.R
+/// computes it on the Census). The wandering scales with the step, and a rate
+/// that decays like 1 / t (Robbins-Monro) shrinks it early, where the cosine
+/// keeps a large step until late. The price is the total distance the
+/// iterates can travel, which nearly collinear directions need (measurements
+/// of both in R's ?pgbb, 'Noise-aware intervals'). A function of the
+/// iteration count only: post-processing of the noised gradients like any
+/// optimiser choice.
+inline double harmonic_rate(const OptimizerConfig& c, int t) {
+  const double T1 = c.iterations > 1 ? c.iterations - 1 : 1;
+  return c.learning_rate / (1.0 + (1.0 / c.floor - 1.0) * (t / T1));
+}
+
+/// @brief The learning rate of iteration t under c.schedule.
+inline double scheduled_rate(const OptimizerConfig& c, int t) {
+  return c.schedule == "harmonic" ? harmonic_rate(c, t) : cosine_rate(c, t);
+}
+
 
 /// @brief Adam (Kingma & Ba 2015, with bias correction) or plain SGD on a flat
-/// parameter vector, with the cosine schedule, applied piece by piece as the
+/// parameter vector, with its learning-rate schedule, applied piece by piece as the
 /// generator back-propagates (Generator::backward), so the whole gradient is
 /// never stored. Moments are kept in the parameters' precision.
 ///
@@ -60,6 +88,10 @@ class Optimizer {
       throw std::invalid_argument("'learning_rate' must be positive and finite");
     if (!(cfg.floor >= 0 && cfg.floor <= 1))
       throw std::invalid_argument("the learning-rate floor must be in [0, 1]");
+    if (cfg.schedule != "cosine" && cfg.schedule != "harmonic")
+      throw std::invalid_argument("the schedule must be \"cosine\" or \"harmonic\"");
+    if (cfg.schedule == "harmonic" && !(cfg.floor > 0))
+      throw std::invalid_argument("the harmonic schedule needs a learning-rate floor above 0");
     if (!(cfg.beta1 >= 0 && cfg.beta1 < 1 && cfg.beta2 >= 0 && cfg.beta2 < 1 && cfg.eps > 0))
       throw std::invalid_argument("Adam needs 0 <= beta1, beta2 < 1 and eps > 0");
     if (adam_) {
@@ -71,7 +103,7 @@ class Optimizer {
   /// Prepares the step of iteration t (0-based, for the schedule), the
   /// steps_main-th Adam step of the main parameters (0 during the warm-up).
   void begin_step(int t, int steps_main) {
-    eta_ = cosine_rate(cfg_, t);
+    eta_ = scheduled_rate(cfg_, t);
     set_group(main_, steps_main);
     set_group(tail_group_, t + 1);
   }

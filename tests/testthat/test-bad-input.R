@@ -270,6 +270,8 @@ bad_input_cases <- list(
   bad(bayesian_bootstrap(x, loss = "quantile"), "y", "must be given"),
   bad(pgbb_control(hidden = 0), "hidden", "whole numbers between 1 and 1e5"),
   bad(pgbb_control(lr_floor = 2), "lr_floor", "between 0 and 1"),
+  bad(pgbb_control(schedule = "linear"), "schedule", "one of \"cosine\", \"harmonic\""),
+  bad(pgbb_control(lr_floor = 0, schedule = "harmonic"), "lr_floor", "above 0 for the harmonic schedule"),
   bad(pgbb_control(learning_rate = 0), "learning_rate", "positive finite"),
   bad(pgbb_control(orders = 1), "orders", "between 2 and 4096"),
   bad(pgbb_control(tau_weights = -1), "tau_weights", "non-negative"),

@@ -327,6 +327,26 @@ test_that("the non-private Huber generator reproduces the exact blocked bootstra
   expect_true(all(abs(colMeans(fit$draws) - colMeans(ex$draws)) < 0.1 * sd_ex + 3 * se))
 })
 
+# The schedule is an optimiser setting: with everything else and the seed
+# fixed, only it changes the fit, and the fit records it.
+test_that("pgbb_fit()'s learning-rate schedule reaches the optimiser and is recorded", {
+  d <- huber_data(500, seed = 61)
+  fit_with <- function(schedule, floor = 0.05) {
+    set.seed(62)
+    pgbb_fit(d$x, d$y, loss = "huber", sigma = 0, box = d$box, x_bounds = c(-1, 1), blocks = 5,
+             rate = 0.5, iterations = 60, hidden = 8, draws = 10, lr_floor = floor,
+             schedule = schedule, progress = FALSE)
+  }
+  cos1 <- fit_with("cosine")
+  harm <- fit_with("harmonic")
+  expect_identical(cos1$training$schedule, "cosine")
+  expect_identical(harm$training$schedule, "harmonic")
+  expect_identical(fit_with("cosine")$draws, cos1$draws)
+  expect_false(isTRUE(all.equal(harm$draws, cos1$draws)))
+  expect_error(fit_with("linear"), "'schedule'")
+  expect_error(fit_with("harmonic", floor = 0), "'lr_floor'.*harmonic")
+})
+
 # The same for a joint smoothed-quantile generator over the paper's grid, at
 # every level. Settings: non-private, rate 1, K = 5 draws per iteration,
 # T = 8000, 3 x 64, Adam from 1e-3 to a floor of 0.1%, uniform P_tau (so that

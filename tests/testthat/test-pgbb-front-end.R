@@ -162,12 +162,14 @@ test_that("pgbb_control()'s defaults are the noise-aware training; paper = TRUE 
   expect_identical(def$runs, 5L)
   expect_true(def$share_partition)
   expect_equal(c(def$learning_rate, def$lr_floor, def$average_from), c(1e-3, 0.1, 0.5))
+  expect_identical(def$schedule, "cosine")
+  expect_identical(pgbb_control(schedule = "harm")$schedule, "harmonic")
   expect_identical(c(def$level_noise, def$coding), c("scaled", "centred"))
   pap <- pgbb_control(paper = TRUE)
   expect_identical(pap$runs, 1L)
   expect_false(pap$share_partition)
   expect_equal(c(pap$learning_rate, pap$lr_floor, pap$average_from), c(5e-4, 0.01, 1))
-  expect_identical(c(pap$level_noise, pap$coding), c("uniform", "unit"))
+  expect_identical(c(pap$level_noise, pap$coding, pap$schedule), c("uniform", "unit", "cosine"))
   mixed <- pgbb_control(paper = TRUE, runs = 3, learning_rate = 1e-3)
   expect_identical(mixed$runs, 3L)
   expect_equal(mixed$learning_rate, 1e-3)
@@ -184,14 +186,14 @@ test_that("pgbb_control()'s defaults are the noise-aware training; paper = TRUE 
   expect_true(f_def$fit$shared_partition)
   expect_identical(f_def$fit$ledger$runs, 5L)
   expect_equal(unname(f_def$fit$ledger$level_scale), c(0.7, 0.5) / 0.7)
-  expect_equal(f_def$fit$training[c("learning_rate", "lr_floor", "average_from")],
-               list(learning_rate = 1e-3, lr_floor = 0.1, average_from = 0.5))
+  expect_equal(f_def$fit$training[c("learning_rate", "lr_floor", "schedule", "average_from")],
+               list(learning_rate = 1e-3, lr_floor = 0.1, schedule = "cosine", average_from = 0.5))
   expect_false(f_pap$fit$shared_partition)
   expect_identical(f_pap$fit$ledger$runs, 1L)
   expect_equal(unname(f_pap$fit$ledger$level_scale), c(1, 1))
   expect_identical(f_pap$design$maps$coding, "unit")
-  expect_equal(f_pap$fit$training[c("learning_rate", "lr_floor", "average_from")],
-               list(learning_rate = 5e-4, lr_floor = 0.01, average_from = 1))
+  expect_equal(f_pap$fit$training[c("learning_rate", "lr_floor", "schedule", "average_from")],
+               list(learning_rate = 5e-4, lr_floor = 0.01, schedule = "cosine", average_from = 1))
 }) })
 
 test_that("pgbb_control(hidden = integer(0)) is pgbb_fit()'s affine generator, checked by the same rule", { quiet_noise({
