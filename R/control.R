@@ -35,7 +35,7 @@
 #' @param lr_floor Final learning rate of the schedule as a fraction of
 #'   the initial one (default 0.1; the paper's 0.01 with `paper = TRUE`).
 #' @param schedule Learning-rate decay: `"cosine"` (default; the paper's, SM
-#'   S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1)\, t / (T - 1))}
+#'   S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1) t / (T - 1))}
 #'   with `f = lr_floor`, which lowers the step early as a Robbins-Monro rate
 #'   does. The smaller late steps shrink the wandering of the noisy iterates,
 #'   which the extreme quantiles of a rare indicator absorb as a shift that

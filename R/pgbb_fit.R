@@ -149,7 +149,7 @@
 #' @param lr_floor Final learning rate as a fraction of `learning_rate`.
 #' @param schedule Learning-rate decay from `learning_rate` to `lr_floor`
 #'   times it over the `iterations`: `"cosine"` (default here, the paper's,
-#'   SM S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1)\, t / (T - 1))},
+#'   SM S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1) t / (T - 1))},
 #'   a Robbins-Monro-like decay that keeps the wandering of the noisy
 #'   iterates near the error of the estimate (the default of [pgbb_control()];
 #'   see [pgbb()], 'Noise-aware intervals'). Post-processing: no privacy cost.
