@@ -86,7 +86,13 @@
 #' The PGBB trainer draws each iteration's Poisson subsets range by range, from
 #' ChaCha20 streams whose 256-bit keys are fresh outputs of the fit's own
 #' stream (so they are as secret as its key), which lets the subset pass run
-#' on several threads with the same result.
+#' on several threads with the same result. A range of \eqn{2^{18}} records
+#' (at rates up to 1/8) gets its subset as a Binomial\eqn{(2^{18}, q)} count,
+#' by inversion of the binomial cdf, and that many distinct positions drawn
+#' uniformly: the law of independent Bernoulli\eqn{(q)} inclusions, with an
+#' inclusion probability equal to \eqn{q} to a relative \eqn{10^{-12}}
+#' (checked in the core tests; src/core/range_subsets.h). Shorter ranges, and
+#' higher rates, use geometric skipping.
 #'
 #' `options(pgbb.seeded_noise = TRUE)` is the opt-in for reproducible runs
 #' (tests, simulations, vignettes): the key is then drawn from R's generator,

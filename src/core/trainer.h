@@ -19,6 +19,7 @@
 #include "normal.h"
 #include "optimizer.h"
 #include "parallel.h"
+#include "range_subsets.h"
 #include "rng.h"
 #include "stop.h"
 
@@ -391,15 +392,19 @@ class TailAverage {
 };
 
 /// @brief Records per unit of work of step 4: the subset of each range of
-/// kSubsetRange records is drawn from its own stream (Rng::poisson_range), so
-/// ranges can be processed in any order and on any thread. A fixed constant:
-/// the units, and so the fit, do not depend on the number of threads.
-constexpr int64_t kSubsetRange = int64_t(1) << 18;
+/// kSubsetRange records is drawn from its own stream, so ranges can be
+/// processed in any order and on any thread. A fixed constant: the units, and
+/// so the fit, do not depend on the number of threads. A full range at a rate
+/// up to RangeSubsets::max_rate() is drawn by count and positions
+/// (range_subsets.h), any other (the last, shorter range; larger rates) by
+/// geometric skipping (Rng::poisson_range); both are Poisson subsets at rate q.
+constexpr int kSubsetBits = 18;
+constexpr int64_t kSubsetRange = int64_t(1) << kSubsetBits;
 
 /// @brief Runs T iterations of eq. (4) on gen (Algorithm 1; Algorithm 2 when
 /// cfg.joint()). Per iteration t and draw k = 1..K:
-///  1. B_t^(k): Poisson subset of the records, rate q (geometric skipping),
-///     drawn range by range from streams keyed by a fresh key from rng;
+///  1. B_t^(k): Poisson subset of the records, rate q, drawn range by range
+///     (kSubsetRange) from streams keyed by a fresh key from rng;
 ///  2. u_t^(k) ~ Dirichlet(gamma 1_S), and tau_t^(k) ~ P_tau when joint;
 ///  3. theta_k = G(u_k [, tau_k]);
 ///  4. s_k = sum_{j in B} w-bar_j clip_{rC}(grad l(theta_k; x_j)) + N(0, (r sigma)^2 I_d),
@@ -472,8 +477,11 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   const double expect = static_cast<double>(std::min(n, kSubsetRange)) * cfg.rate;
   const size_t room = static_cast<size_t>(
       std::fmin(static_cast<double>(std::min(n, kSubsetRange)), expect + 10.0 * std::sqrt(expect) + 64.0));
+  const bool by_count = n >= kSubsetRange && cfg.rate <= RangeSubsets::max_rate();
+  const RangeSubsets counted(kSubsetBits, by_count ? cfg.rate : RangeSubsets::max_rate());
   std::vector<std::vector<int64_t>> subset(threads);
-  for (auto& v : subset) v.reserve(room);
+  for (auto& v : subset) v.reserve(std::max<size_t>(room, static_cast<size_t>(counted.table_high())));
+  std::vector<std::vector<uint64_t>> bitmap(by_count ? threads : 0, std::vector<uint64_t>(kSubsetRange / 64));
   std::vector<std::vector<double>> g(threads, std::vector<double>(d));
   std::vector<Key> subset_key(K);
   const GeometricGaps gaps(cfg.rate);
@@ -525,8 +533,12 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       const int64_t r = unit % n_range;
       std::vector<int64_t>& b = subset[static_cast<size_t>(th)];
       b.clear();
-      Rng::stream(subset_key[k], static_cast<uint64_t>(r))
-          .poisson_range(r * kSubsetRange, std::min(n, (r + 1) * kSubsetRange), gaps, b);
+      Rng stream = Rng::stream(subset_key[k], static_cast<uint64_t>(r));
+      const int64_t begin = r * kSubsetRange, end = std::min(n, begin + kSubsetRange);
+      if (by_count && end - begin == kSubsetRange)
+        counted.draw(stream, begin, bitmap[static_cast<size_t>(th)], b);
+      else
+        stream.poisson_range(begin, end, gaps, b);
       ExactSum& part_sum = partial[static_cast<size_t>(unit)];
       part_sum.clear();
       accumulate_subset(loss, data, b, wblock.data() + static_cast<size_t>(k) * S,

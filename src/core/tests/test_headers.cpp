@@ -24,6 +24,7 @@
 #include "noisy_gibbs_linear.h"
 #include "normal.h"
 #include "optimizer.h"
+#include "range_subsets.h"
 #include "resampling.h"
 #include "rng.h"
 #include "stop.h"

@@ -1,6 +1,6 @@
 // Core tests of the threaded subset pass (parallel.h, trainer.h), of the
 // runs trained side by side (runs.h, supervised_units) and of the range-wise
-// Poisson sampler they rely on (rng.h): a training is bit-identical for every
+// Poisson samplers they rely on (rng.h, range_subsets.h): a training is bit-identical for every
 // thread count, so are the runs of a fit, and subsets drawn range by range
 // from independent streams include each record with probability q.
 #include <atomic>
