@@ -284,6 +284,8 @@ source_allow_list <- list(
   allow("reference.R", "stats::sd(y)", "pgbb_reference(): the non-private reference fit"),
   # -- C++: no data involved --
   allow("accountant.h", "", "the accountant sees only public settings and sigma (AccountantSetup), never data"),
+  allow("range_subsets.h", "std::min(grid, std::floor(static_cast<long double>(cdf_[i]) * grid",
+        "the 53-bit uniform's grid against the binomial cdf table, a function of the public q and range size only"),
   allow("noisy_gibbs_linear.h", "std::sort(a, a + 4)", "sorting the four indices of a moment, not data"),
   allow("dp_bootstrap.h", "std::max(cand[p], hr.scale_floor)", "projection of the solver iterate onto the public domain s >= floor"),
   allow("noisy_gibbs_linear.h", "std::max(std::fabs(z[d - 1]), 1.0)", "chain start from the released statistic z (post-processing)"),
