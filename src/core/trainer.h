@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -477,11 +478,14 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   const double expect = static_cast<double>(std::min(n, kSubsetRange)) * cfg.rate;
   const size_t room = static_cast<size_t>(
       std::fmin(static_cast<double>(std::min(n, kSubsetRange)), expect + 10.0 * std::sqrt(expect) + 64.0));
-  const bool by_count = n >= kSubsetRange && cfg.rate <= RangeSubsets::max_rate();
-  const RangeSubsets counted(kSubsetBits, by_count ? cfg.rate : RangeSubsets::max_rate());
+  // Full ranges are drawn by count only when there is one and q allows it; the
+  // count's table then also bounds a subset's size.
+  std::optional<RangeSubsets> counted;
+  if (n >= kSubsetRange && cfg.rate <= RangeSubsets::max_rate()) counted.emplace(kSubsetBits, cfg.rate);
+  const size_t most = counted ? std::max<size_t>(room, static_cast<size_t>(counted->table_high())) : room;
   std::vector<std::vector<int64_t>> subset(threads);
-  for (auto& v : subset) v.reserve(std::max<size_t>(room, static_cast<size_t>(counted.table_high())));
-  std::vector<std::vector<uint64_t>> bitmap(by_count ? threads : 0, std::vector<uint64_t>(kSubsetRange / 64));
+  for (auto& v : subset) v.reserve(most);
+  std::vector<std::vector<uint64_t>> bitmap(counted ? threads : 0, std::vector<uint64_t>(kSubsetRange / 64));
   std::vector<std::vector<double>> g(threads, std::vector<double>(d));
   std::vector<Key> subset_key(K);
   const GeometricGaps gaps(cfg.rate);
@@ -535,8 +539,8 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       b.clear();
       Rng stream = Rng::stream(subset_key[k], static_cast<uint64_t>(r));
       const int64_t begin = r * kSubsetRange, end = std::min(n, begin + kSubsetRange);
-      if (by_count && end - begin == kSubsetRange)
-        counted.draw(stream, begin, bitmap[static_cast<size_t>(th)], b);
+      if (counted && end - begin == kSubsetRange)
+        counted->draw(stream, begin, bitmap[static_cast<size_t>(th)], b);
       else
         stream.poisson_range(begin, end, gaps, b);
       ExactSum& part_sum = partial[static_cast<size_t>(unit)];
