@@ -53,6 +53,12 @@ configs <- list(
   default_h05 = c(default_training, list(bandwidth = 0.05)),       # half the paper's bandwidth
   default_harmonic = utils::modifyList(default_training, list(schedule = "harmonic", lr_floor = 0.02)),
   default_harmonic_lr4 = utils::modifyList(default_training, list(schedule = "harmonic", lr_factor = 4)),
+  # Fewer, larger steps: Poisson rate 0.05 or 0.02 for a fifth, two fifths or
+  # half of the iterations (the same or twice the expected passes over the data).
+  q5_T02 = c(default_training, list(rate = 0.05, iterations_factor = 0.2)),
+  q5_T02_lr4 = utils::modifyList(default_training, list(rate = 0.05, iterations_factor = 0.2, lr_factor = 4)),
+  q5_T04 = c(default_training, list(rate = 0.05, iterations_factor = 0.4)),
+  q2_T05 = c(default_training, list(rate = 0.02, iterations_factor = 0.5)),
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,
