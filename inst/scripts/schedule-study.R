@@ -59,6 +59,9 @@ configs <- list(
   q5_T02_lr4 = utils::modifyList(default_training, list(rate = 0.05, iterations_factor = 0.2, lr_factor = 4)),
   q5_T04 = c(default_training, list(rate = 0.05, iterations_factor = 0.4)),
   q2_T05 = c(default_training, list(rate = 0.02, iterations_factor = 0.5)),
+  # Twice the iterations (five runs of twice the length), at the default's step and at half of it.
+  default_T2 = c(default_training, list(iterations_factor = 2)),
+  default_T2_lr1 = utils::modifyList(default_training, list(iterations_factor = 2, lr_factor = 1)),
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,
