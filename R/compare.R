@@ -92,7 +92,7 @@ print.private_comparison <- function(x, digits = 3L, ...) {
   if (is.matrix(truth)) {
     if (!is.numeric(truth) || is.null(rownames(truth)) || is.null(colnames(truth)))
       .arg_fail(arg, "a named numeric vector or a matrix terms x tau with row and column names")
-    taus <- suppressWarnings(as.numeric(sub("^\\s*tau\\s*=\\s*", "", colnames(truth))))
+    taus <- suppressWarnings(as.numeric(.tau_label_value(colnames(truth))))
     if (anyNA(taus))
       .arg_fail(arg, "a matrix whose column names are quantile levels (e.g. \"0.25\" or \"tau= 0.25\")")
     return(data.frame(term = rep(rownames(truth), ncol(truth)), tau = rep(taus, each = nrow(truth)),

@@ -223,7 +223,7 @@ plot.pgbb <- function(x, reference = NULL, level = 0.9, parm = NULL, ...) {
 # their labels when these name the levels ("0.1", "tau= 0.1"), else in the
 # fit's own level order `ord`.
 .reference_columns <- function(ref, taus, ord) {
-  lab <- suppressWarnings(as.numeric(sub("^tau\\s*=\\s*", "", colnames(ref) %||% character(0))))
+  lab <- suppressWarnings(as.numeric(.tau_label_value(colnames(ref) %||% character(0))))
   j <- match(signif(taus, 10), signif(lab, 10))
   if (anyNA(j)) ord[seq_along(taus)] else j
 }

@@ -178,8 +178,7 @@
   if (!nrow(v)) return(invisible(character(0)))
   no_level <- is.na(v$level) | v$level == "estimate"
   # pgbb_fit() labels its levels "tau=0.1" (its draws' dimnames), pgbb() "0.1".
-  tau <- sub("^tau=", "", v$level)
-  lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", tau, ")")))
+  lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", .tau_label_value(v$level), ")")))
   shown <- if (length(lab) > 8L) c(lab[1:8], sprintf("and %d more", length(lab) - 8L)) else lab
   source <- if (private) "the privacy noise and the optimiser's error" else
     "the optimiser's error (no privacy noise was added)"

@@ -84,3 +84,7 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
 }
 
 .tau_labels <- function(tau) paste0("tau=", format(tau, trim = TRUE))
+
+# A level label without its "tau=" prefix (.tau_labels(), or a user's
+# "tau = 0.25"): "0.1" stays "0.1", "tau=0.1" becomes "0.1".
+.tau_label_value <- function(label) sub("^\\s*tau\\s*=\\s*", "", label)

@@ -84,8 +84,10 @@ cases <- function() {
   # Row 3c: the noise-aware default (5 runs sharing T on one partition), whose
   # runs train side by side on 2 threads, against the same fit on 1 thread.
   both5 <- lapply(seq_len(bench_runs()), function(i) list(one = child(1L, 5L), two = child(2L, 5L)))
-  med5 <- apply(vapply(both5, function(b) b$one, numeric(6)), 1, stats::median)
-  med5_2 <- apply(vapply(both5, function(b) b$two, numeric(6)), 1, stats::median)
+  res5 <- vapply(both5, function(b) b$one, numeric(6))
+  res5_2 <- vapply(both5, function(b) b$two, numeric(6))
+  med5 <- apply(res5, 1, stats::median)
+  med5_2 <- apply(res5_2, 1, stats::median)
   same5 <- length(unique(weights[["5"]])) == 1L
   rbind(bench_row(case, t_ours, t_alt,
                   if (is.null(t_alt)) NA_character_ else "non-private conquer() point fits at the 5 levels (no uncertainty)",
@@ -100,6 +102,6 @@ cases <- function() {
                   sprintf("%s; 5 runs of T / 5 on one partition, tail averaging, Adam 2e-3", settings),
                   note = sprintf("wall time 1 thread / 2 threads = %.2f; %s; one training on 1 thread / this on 2 = %.2f; weights %s for 1 and 2 threads",
                                  med5[1] / med5_2[1],
-                                 paired_note(vapply(both5, function(b) b$one[1] / b$two[1], numeric(1))),
+                                 paired_note(res5[1, ] / res5_2[1, ]),
                                  med[1] / med5_2[1], if (same5) "bit-identical" else "DIFFER")))
 }
