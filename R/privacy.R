@@ -73,9 +73,12 @@
 #'
 #' @section Randomness:
 #' Every random quantity a guarantee relies on (Gaussian noise, Poisson
-#' subsets, block partitions, resampling indices, DP-SGLD and NoisyGibbs noise)
-#' comes from the package's ChaCha20 generator (RFC 8439's block function, used
-#' as a stream; src/core/rng.h). By default each call keys it with 256 bits
+#' subsets, block partitions, DP-SGLD and NoisyGibbs noise) comes from the
+#' package's ChaCha20 generator (RFC 8439's block function, used as a stream;
+#' src/core/rng.h). The resampling indices of [cr_gs()] and [cr_ss()] come from
+#' the same generator with 8 rounds (ChaCha8, no known attack), keyed the same
+#' way: their proofs hold for every fixed realisation of the indices, so the
+#' indices need to be independent of the data, not secret. By default each call keys it with 256 bits
 #' read inside C++ from the operating system (`getrandom()`, `/dev/urandom`, or
 #' RtlGenRandom on Windows); the key never enters R and is never stored. ChaCha20
 #' is a cryptographic generator: released values reveal nothing usable about

@@ -42,10 +42,14 @@ kappa_star <- function(n, m, B, rho) {
 #' The failure event does not depend on any data, so a failed draw reveals nothing
 #' and a fresh draw costs no privacy.
 #'
-#' Each resample \eqn{i} comes from its own stream (ChaCha20 nonce \eqn{i}) of
+#' Each resample \eqn{i} comes from its own stream (ChaCha nonce \eqn{i}) of
 #' one key, so the indices do not depend on the order in which resamples are
 #' generated. The key comes from the operating system, or from R's generator
 #' under `options(pgbb.seeded_noise = TRUE)`, when `set.seed()` reproduces them.
+#' The indices are drawn by ChaCha8, the 8-round variant of the ChaCha20 that
+#' draws all privacy noise: the guarantees of [cr_gs()] and [cr_ss()] hold for
+#' every fixed realisation of the indices (their proofs condition on it), so the
+#' indices must be independent of the data, not secret.
 #'
 #' @param n Number of records.
 #' @param m Resample size, `1 <= m <= n`.

@@ -14,7 +14,9 @@
 // operating system (entropy.h) is a cryptographically secure generator: its
 // outputs say nothing usable about the key or about each other. Reproducible
 // runs (tests, simulations) key it from a user-chosen seed instead, which R
-// labels as not for publication (R/rng.R).
+// labels as not for publication (R/rng.R). Randomness that no proof needs
+// kept secret (the confidence regions' resample indices) may use the 8-round
+// variant of the same generator (ChaChaRounds).
 #ifndef PGBB_CORE_RNG_H
 #define PGBB_CORE_RNG_H
 
@@ -59,9 +61,12 @@ inline Key key_from_u64(uint64_t seed) {
   return k;
 }
 
-/// ChaCha20 block function (RFC 8439, section 2.3): 20 rounds over the 16-word
-/// input state, then the input added back. Exposed for the RFC test vector.
-inline void chacha20_block(const uint32_t in[16], uint32_t out[16]) {
+/// ChaCha block function (RFC 8439, section 2.3, with Rounds rounds: 20 for
+/// ChaCha20, 8 for ChaCha8) over the 16-word input state, then the input added
+/// back. Exposed for the published test vectors.
+template <int Rounds = 20>
+inline void chacha_block(const uint32_t in[16], uint32_t out[16]) {
+  static_assert(Rounds > 0 && Rounds % 2 == 0, "ChaCha runs an even number of rounds");
   auto rotl32 = [](uint32_t v, int c) { return (v << c) | (v >> (32 - c)); };
   uint32_t x[16];
   for (int i = 0; i < 16; ++i) x[i] = in[i];
@@ -71,7 +76,7 @@ inline void chacha20_block(const uint32_t in[16], uint32_t out[16]) {
     x[a] += x[b]; x[d] ^= x[a]; x[d] = rotl32(x[d], 8);
     x[c] += x[d]; x[b] ^= x[c]; x[b] = rotl32(x[b], 7);
   };
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < Rounds / 2; ++i) {
     qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
     qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
   }
@@ -79,16 +84,17 @@ inline void chacha20_block(const uint32_t in[16], uint32_t out[16]) {
 }
 
 #if defined(__SSE2__) || defined(_M_X64)
-/// Four consecutive ChaCha20 blocks (counters c, c + 1, c + 2, c + 3 of the
+/// Four consecutive ChaCha blocks (counters c, c + 1, c + 2, c + 3 of the
 /// 64-bit counter in words 12-13) at once, one block per 32-bit SSE2 lane:
-/// the same keystream as four calls of chacha20_block(), several times
+/// the same keystream as four calls of chacha_block<Rounds>(), several times
 /// faster. out[8 b + i] = words 2i and 2i + 1 of block b, as Rng packs them.
 template <int C>
 inline __m128i chacha_rotl(__m128i v) {
   return _mm_or_si128(_mm_slli_epi32(v, C), _mm_srli_epi32(v, 32 - C));
 }
 
-inline void chacha20_blocks4(const uint32_t in[16], uint64_t out[32]) {
+template <int Rounds = 20>
+inline void chacha_blocks4(const uint32_t in[16], uint64_t out[32]) {
   __m128i s[16], x[16];
   for (int i = 0; i < 16; ++i) s[i] = _mm_set1_epi32(static_cast<int>(in[i]));
   const uint64_t c0 = static_cast<uint64_t>(in[12]) | (static_cast<uint64_t>(in[13]) << 32);
@@ -108,7 +114,7 @@ inline void chacha20_blocks4(const uint32_t in[16], uint64_t out[32]) {
     x[a] = _mm_add_epi32(x[a], x[b]); x[d] = chacha_rotl<8>(_mm_xor_si128(x[d], x[a]));
     x[c] = _mm_add_epi32(x[c], x[d]); x[b] = chacha_rotl<7>(_mm_xor_si128(x[b], x[c]));
   };
-  for (int r = 0; r < 10; ++r) {
+  for (int r = 0; r < Rounds / 2; ++r) {
     qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
     qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
   }
@@ -122,9 +128,9 @@ inline void chacha20_blocks4(const uint32_t in[16], uint64_t out[32]) {
 #endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
-/// Eight consecutive ChaCha20 blocks at once, one block per 32-bit AVX2 lane
+/// Eight consecutive ChaCha blocks at once, one block per 32-bit AVX2 lane
 /// (chosen at run time where the CPU has AVX2): the same keystream as
-/// chacha20_blocks4() twice, packed the same way (out[8 b + i], b = 0..7).
+/// chacha_blocks4<Rounds>() twice, packed the same way (out[8 b + i], b = 0..7).
 template <int C>
 __attribute__((target("avx2"))) inline __m256i chacha_rotl8(__m256i v) {
   return _mm256_or_si256(_mm256_slli_epi32(v, C), _mm256_srli_epi32(v, 32 - C));
@@ -140,7 +146,8 @@ __attribute__((target("avx2"))) inline void chacha_qr8(__m256i* x, int a, int b,
   x[c] = _mm256_add_epi32(x[c], x[d]); x[b] = chacha_rotl8<7>(_mm256_xor_si256(x[b], x[c]));
 }
 
-__attribute__((target("avx2"))) inline void chacha20_blocks8(const uint32_t in[16], uint64_t out[64]) {
+template <int Rounds = 20>
+__attribute__((target("avx2"))) inline void chacha_blocks8(const uint32_t in[16], uint64_t out[64]) {
   __m256i s[16], x[16];
   for (int i = 0; i < 16; ++i) s[i] = _mm256_set1_epi32(static_cast<int>(in[i]));
   const uint64_t c0 = static_cast<uint64_t>(in[12]) | (static_cast<uint64_t>(in[13]) << 32);
@@ -157,7 +164,7 @@ __attribute__((target("avx2"))) inline void chacha20_blocks8(const uint32_t in[1
   const __m256i r8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
                                       3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
   for (int i = 0; i < 16; ++i) x[i] = s[i];
-  for (int r = 0; r < 10; ++r) {
+  for (int r = 0; r < Rounds / 2; ++r) {
     chacha_qr8(x, 0, 4, 8, 12, r16, r8); chacha_qr8(x, 1, 5, 9, 13, r16, r8);
     chacha_qr8(x, 2, 6, 10, 14, r16, r8); chacha_qr8(x, 3, 7, 11, 15, r16, r8);
     chacha_qr8(x, 0, 5, 10, 15, r16, r8); chacha_qr8(x, 1, 6, 11, 12, r16, r8);
@@ -180,13 +187,25 @@ inline bool cpu_has_avx2() {
 
 class GeometricGaps;
 
-/// @brief ChaCha20 generator with the package's samplers.
+/// @brief Rounds of the ChaCha permutation behind a generator.
+///  - ChaCha20: every draw that a privacy proof needs unpredictable (partitions,
+///    Poisson subsets, block weights, noise), and the default everywhere.
+///  - ChaCha8: only for randomness that the proofs fix and condition on, so
+///    that it may as well be public: the resample indices of the one-shot
+///    confidence regions (resampling.h). ChaCha8 has no known attack and passes
+///    the statistical batteries (the eight-round variant of Bernstein 2008;
+///    Aumasson 2019, "Too much crypto"; Go's runtime generator uses it), and
+///    costs 8/20 of the rounds.
+enum class ChaChaRounds { k20 = 20, k8 = 8 };
+
+/// @brief ChaCha generator (ChaCha20 unless asked otherwise) with the package's samplers.
 class Rng {
  public:
   /// Stream `stream` of `key`: the stream number is the ChaCha nonce, so streams
   /// of one key are independent keystreams (a resample, a training, a thread's
   /// share each get their own), and results do not depend on how work is divided.
-  explicit Rng(const Key& key, uint64_t stream = 0) {
+  explicit Rng(const Key& key, uint64_t stream = 0, ChaChaRounds rounds = ChaChaRounds::k20)
+      : rounds_(rounds) {
     state_[0] = 0x61707865u; state_[1] = 0x3320646eu;  // "expand 32-byte k"
     state_[2] = 0x79622d32u; state_[3] = 0x6b206574u;
     for (int i = 0; i < 8; ++i) state_[4 + i] = key[i];
@@ -197,7 +216,9 @@ class Rng {
   /// Reproducible path: a 64-bit seed expanded to a key (core tests, seeded runs).
   explicit Rng(uint64_t seed = 0x5EEDULL) : Rng(key_from_u64(seed)) {}
 
-  static Rng stream(const Key& key, uint64_t stream) { return Rng(key, stream); }
+  static Rng stream(const Key& key, uint64_t stream, ChaChaRounds rounds = ChaChaRounds::k20) {
+    return Rng(key, stream, rounds);
+  }
   static Rng stream(uint64_t seed, uint64_t stream) { return Rng(key_from_u64(seed), stream); }
 
   uint64_t next_u64() {
@@ -360,19 +381,25 @@ class Rng {
   }
 
   void refill() {
+    if (rounds_ == ChaChaRounds::k8) return refill_with<8>();
+    refill_with<20>();
+  }
+
+  template <int Rounds>
+  void refill_with() {
 #ifdef PGBB_HAVE_CHACHA8
     if (cpu_has_avx2()) {
-      chacha20_blocks8(state_.data(), buffer_.data());
+      chacha_blocks8<Rounds>(state_.data(), buffer_.data());
       return advance(8);
     }
 #endif
 #ifdef PGBB_HAVE_CHACHA4
-    chacha20_blocks4(state_.data(), buffer_.data());
+    chacha_blocks4<Rounds>(state_.data(), buffer_.data());
     return advance(4);
 #endif
     uint32_t out[16];
     for (int b = 0; b < 4; ++b) {
-      chacha20_block(state_.data(), out);
+      chacha_block<Rounds>(state_.data(), out);
       for (int i = 0; i < 8; ++i)
         buffer_[8 * b + i] = static_cast<uint64_t>(out[2 * i]) | (static_cast<uint64_t>(out[2 * i + 1]) << 32);
       if (++state_[12] == 0) ++state_[13];
@@ -381,6 +408,7 @@ class Rng {
     pos_ = 0;
   }
 
+  ChaChaRounds rounds_ = ChaChaRounds::k20;
   std::array<uint32_t, 16> state_{};
   std::array<uint64_t, 8 * kMaxBlocks> buffer_{};
   int pos_ = 0, filled_ = 0;

@@ -100,6 +100,36 @@ CORE_TEST(resampling_indices_in_range_and_deterministic) {
   }
 }
 
+// Resample i is drawn from stream i of the plan's key by the 8-round ChaCha
+// (kIndexRounds): WR as m bounded draws, WOR by Floyd's algorithm, both from
+// that stream alone.
+CORE_TEST(resampling_indices_come_from_the_chacha8_stream) {
+  const int n = 1000, m = 77;
+  for (pgbb::ResampleMode mode : {pgbb::ResampleMode::WR, pgbb::ResampleMode::WOR}) {
+    const pgbb::ResamplePlan plan = plan_of(n, m, 5, mode);
+    pgbb::Resampler rs(plan);
+    std::vector<uint32_t> got(m), want(m), want20(m);
+    std::vector<uint8_t> taken(n, 0);
+    for (int i = 0; i < 5; ++i) {
+      rs.draw(i, got.data());
+      pgbb::Rng r8 = pgbb::Rng::stream(plan.seed, static_cast<uint64_t>(i), pgbb::ChaChaRounds::k8);
+      pgbb::Rng r20 = pgbb::Rng::stream(plan.seed, static_cast<uint64_t>(i));
+      pgbb::BoundedDraw b8(r8), b20(r20);
+      if (mode == pgbb::ResampleMode::WR) {
+        b8.fill(want.data(), m, n);
+        b20.fill(want20.data(), m, n);
+      } else {
+        b8.floyd(want.data(), m, n, taken.data());
+        std::fill(taken.begin(), taken.end(), uint8_t{0});
+        b20.floyd(want20.data(), m, n, taken.data());
+        std::fill(taken.begin(), taken.end(), uint8_t{0});
+      }
+      CHECK(got == want);
+      CHECK(got != want20);
+    }
+  }
+}
+
 CORE_TEST(resampling_multiplicity_check_both_counter_widths) {
   // The byte-counter path must agree with a plain count, and a second
   // Resampler must draw the same resample and decision.

@@ -31,8 +31,33 @@ CORE_TEST(chacha20_block_matches_rfc8439) {
                              0x466482d2u, 0x09aa9f07u, 0x05d7c214u, 0xa2028bd9u,
                              0xd19c12b5u, 0xb94e16deu, 0xe883d0cbu, 0x4e3c50a2u};
   uint32_t out[16];
-  pgbb::chacha20_block(in, out);
+  pgbb::chacha_block<20>(in, out);
   for (int i = 0; i < 16; ++i) CHECK(out[i] == want[i]);
+}
+
+// ChaCha8 (Strombergson, draft-strombergson-chacha-test-vectors, TC1 with 8
+// rounds): all-zero 256-bit key, all-zero 64-bit nonce, blocks 0 and 1. The
+// 128 keystream bytes, read as little-endian 64-bit words, are the first
+// sixteen draws of Rng(Key{}, 0, k8); with 20 rounds they are not.
+CORE_TEST(chacha8_matches_the_published_keystream) {
+  const char* hex =
+      "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e"
+      "984ce172b9216f419f445367456d5619314a42a3da86b001387bfdb80e0cfe42"
+      "d2aefa0deaa5c151bf0adb6c01f2a5adc0fd581259f9a2aadcf20f8fd566a26b"
+      "5032ec38bbc5da98ee0c6f568b872a65a08abf251deb21bb4b56e5d8821e68aa";
+  auto nibble = [](char c) { return static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10); };
+  pgbb::Rng r8(pgbb::Key{}, 0, pgbb::ChaChaRounds::k8), r20(pgbb::Key{}, 0);
+  bool differs = false;
+  for (int w = 0; w < 16; ++w) {
+    uint64_t want = 0;
+    for (int byte = 0; byte < 8; ++byte) {
+      const char* h = hex + 16 * w + 2 * byte;
+      want |= (nibble(h[0]) << 4 | nibble(h[1])) << (8 * byte);
+    }
+    CHECK(r8.next_u64() == want);
+    differs = differs || r20.next_u64() != want;
+  }
+  CHECK(differs);
 }
 
 // The generator's outputs are the keystream in block order: first output of
@@ -46,7 +71,7 @@ CORE_TEST(rng_is_the_chacha20_keystream) {
   for (uint32_t block = 0; block < 9; ++block) {
     in[12] = block;
     uint32_t out[16];
-    pgbb::chacha20_block(in, out);
+    pgbb::chacha_block<20>(in, out);
     for (int i = 0; i < 8; ++i) {
       const uint64_t want = static_cast<uint64_t>(out[2 * i]) | (static_cast<uint64_t>(out[2 * i + 1]) << 32);
       CHECK(r.next_u64() == want);
@@ -63,8 +88,9 @@ void chacha_state(uint32_t in[16], const pgbb::Key& key, uint32_t n0, uint32_t n
   in[12] = c0; in[13] = c1; in[14] = n0; in[15] = n1;
 }
 
-// Whether out[8 b + i] is words 2i, 2i + 1 of the scalar block at counter c + b
-// for b < blocks, c the 64-bit counter of `in` (as Rng packs them).
+// Whether out[8 b + i] is words 2i, 2i + 1 of the scalar block (Rounds rounds)
+// at counter c + b for b < blocks, c the 64-bit counter of `in` (as Rng packs them).
+template <int Rounds = 20>
 bool matches_scalar_blocks(const uint64_t* out, const uint32_t in[16], int blocks) {
   bool same = true;
   for (int b = 0; b < blocks; ++b) {
@@ -72,7 +98,7 @@ bool matches_scalar_blocks(const uint64_t* out, const uint32_t in[16], int block
     for (int i = 0; i < 16; ++i) blk[i] = in[i];
     const uint64_t c = ((static_cast<uint64_t>(in[13]) << 32) | in[12]) + static_cast<uint64_t>(b);
     blk[12] = static_cast<uint32_t>(c); blk[13] = static_cast<uint32_t>(c >> 32);
-    pgbb::chacha20_block(blk, one);
+    pgbb::chacha_block<Rounds>(blk, one);
     for (int i = 0; i < 8; ++i)
       same = same && out[8 * b + i] == (static_cast<uint64_t>(one[2 * i]) | (static_cast<uint64_t>(one[2 * i + 1]) << 32));
   }
@@ -81,15 +107,18 @@ bool matches_scalar_blocks(const uint64_t* out, const uint32_t in[16], int block
 }  // namespace
 
 // The four-lane SSE2 keystream is the scalar one, block for block, also when
-// the low counter word wraps inside the four blocks.
-CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
+// the low counter word wraps inside the four blocks, for 20 and for 8 rounds.
+CORE_TEST(chacha_four_blocks_match_the_scalar_block) {
 #ifdef PGBB_HAVE_CHACHA4
   uint32_t in[16];
   for (uint32_t start : {0u, 17u, 0xFFFFFFFEu, 0xFFFFFFFDu}) {
     chacha_state(in, pgbb::key_from_u64(11), 9, 1, start, 5);
     uint64_t four[32];
-    pgbb::chacha20_blocks4(in, four);
-    CHECK(matches_scalar_blocks(four, in, 4));
+    pgbb::chacha_blocks4<20>(in, four);
+    CHECK(matches_scalar_blocks<20>(four, in, 4));
+    pgbb::chacha_blocks4<8>(in, four);
+    CHECK(matches_scalar_blocks<8>(four, in, 4));
+    CHECK(!matches_scalar_blocks<20>(four, in, 4));
   }
 #endif
   CHECK(true);
@@ -98,25 +127,30 @@ CORE_TEST(chacha20_four_blocks_match_the_scalar_block) {
 // The eight-lane AVX2 keystream is the scalar one too (where the CPU has
 // AVX2; elsewhere Rng uses the four-lane path), across a counter wrap, and an
 // Rng gives the same draws whichever refill it uses.
-CORE_TEST(chacha20_eight_blocks_match_the_scalar_block) {
+CORE_TEST(chacha_eight_blocks_match_the_scalar_block) {
   uint32_t in[16];
 #ifdef PGBB_HAVE_CHACHA8
   if (pgbb::cpu_has_avx2()) {
     for (uint32_t start : {0u, 29u, 0xFFFFFFFCu, 0xFFFFFFF9u}) {
       chacha_state(in, pgbb::key_from_u64(12), 3, 7, start, 2);
       uint64_t eight[64];
-      pgbb::chacha20_blocks8(in, eight);
-      CHECK(matches_scalar_blocks(eight, in, 8));
+      pgbb::chacha_blocks8<20>(in, eight);
+      CHECK(matches_scalar_blocks<20>(eight, in, 8));
+      pgbb::chacha_blocks8<8>(in, eight);
+      CHECK(matches_scalar_blocks<8>(eight, in, 8));
     }
   }
 #endif
-  // Rng's draws are the scalar keystream in counter order, block after block.
+  // Rng's draws are the scalar keystream in counter order, block after block,
+  // with 20 rounds by default and 8 when asked.
   const pgbb::Key key = pgbb::key_from_u64(13);
-  pgbb::Rng rng(key, 4);
+  pgbb::Rng rng(key, 4), rng8(key, 4, pgbb::ChaChaRounds::k8);
   chacha_state(in, key, 4, 0, 0, 0);
-  uint64_t draws[8 * 40];
+  uint64_t draws[8 * 40], draws8[8 * 40];
   for (auto& d : draws) d = rng.next_u64();
-  CHECK(matches_scalar_blocks(draws, in, 40));
+  for (auto& d : draws8) d = rng8.next_u64();
+  CHECK(matches_scalar_blocks<20>(draws, in, 40));
+  CHECK(matches_scalar_blocks<8>(draws8, in, 40));
 }
 
 CORE_TEST(os_entropy_keys_differ) {
