@@ -6,7 +6,8 @@
 #' is spent and the intervals are formed is the package's own, measured on the
 #' paper's real data and simulations (see [pgbb()], 'Noise-aware intervals'):
 #' five pooled trainings on one partition, tail averaging at twice the paper's
-#' step, and each quantile level clipped at its own bound. `paper = TRUE`
+#' step, each quantile level clipped at its own bound, and a generator whose
+#' spread may differ between levels. `paper = TRUE`
 #' restores the paper's single training (Algorithms 1 and 2) for
 #' reproductions. None of the settings may be chosen by looking at the
 #' confidential data: every one is part of the public description of the
@@ -69,6 +70,9 @@
 #'   training, whose intervals leave the training-noise error out.
 #' @param tau_basis Level features of the joint quantile generator, `"grid"`
 #'   (default) or `"smooth"` (see [pgbb_fit()]).
+#' @param level_interactions Products of the block weights with the level hats
+#'   as generator inputs, so that each level's draws have their own spread
+#'   (default `TRUE`; `FALSE` with `paper = TRUE`; see [pgbb_fit()]).
 #' @param coding How a model with an intercept codes its covariates from their
 #'   public ranges: `"centred"` (default) maps each onto \eqn{[-1, 1]} (midpoint and
 #'   half-width), `"unit"` onto \eqn{[0, 1]}, the unit box of SM S3.3 (the paper's
@@ -116,7 +120,9 @@
 #'   (`runs = 1`, Algorithms 1 and 2), the unit-box coding of SM S3.3
 #'   (`coding = "unit"`), Adam from 5e-4 decayed to 1% with the last iterate
 #'   (`learning_rate = 5e-4, lr_floor = 0.01, schedule = "cosine", average_from = 1`), the
-#'   level-uniform clip (`level_noise = "uniform"`) and fresh partitions.
+#'   level-uniform clip (`level_noise = "uniform"`), a generator fed the block
+#'   weights and levels without their products (`level_interactions = FALSE`)
+#'   and fresh partitions.
 #'   Arguments given explicitly still win. Its intervals leave the training
 #'   noise out (the print says so); use it to reproduce the paper's tables.
 #' @param threads Threads for the training (the runs side by side, then the
@@ -136,7 +142,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                          conversion = c("asoodeh", "mironov"), orders = 2:256,
                          tau_weights = NULL, box = NULL, box_scale = 2,
                          coding = c("centred", "unit"), runs = 5, tau_basis = c("grid", "smooth"),
-                         average_from = 0.5, warmup = 0.05, clip = NULL,
+                         level_interactions = TRUE, average_from = 0.5, warmup = 0.05, clip = NULL,
                          precision = c("float", "double"), share_partition = TRUE, threads = NULL,
                          level_noise = c("scaled", "uniform"), paper = FALSE) {
   .check_flag(paper, "paper")
@@ -178,6 +184,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
   coding <- .match_arg(coding)
   .check_count(runs, "runs", max = 1000)
   tau_basis <- .match_arg(tau_basis)
+  .check_flag(level_interactions, "level_interactions")
   .check_fraction(average_from, "average_from")
   .check_fraction(warmup, "warmup", below_one = TRUE)
   if (!is.null(clip)) .check_positive(clip, "clip")
@@ -194,7 +201,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
                  conversion = conversion, orders = as.integer(orders),
                  tau_weights = tau_weights, box = box, box_scale = box_scale,
                  coding = coding, runs = as.integer(runs), tau_basis = tau_basis,
-                 average_from = average_from, warmup = warmup, clip = clip,
+                 level_interactions = level_interactions, average_from = average_from, warmup = warmup, clip = clip,
                  precision = precision, share_partition = share_partition,
                  threads = threads, level_noise = level_noise, paper = paper),
             class = "pgbb_control")
@@ -203,7 +210,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
 # The PGBB paper's own training (Algorithms 1 and 2 as SM S3.2-S3.3 run them),
 # which pgbb_control(paper = TRUE) restores.
 .paper_setting <- list(runs = 1L, share_partition = FALSE, coding = "unit", learning_rate = 5e-4,
-                       lr_floor = 0.01, schedule = "cosine", average_from = 1, level_noise = "uniform")
+                       lr_floor = 0.01, schedule = "cosine", average_from = 1, level_noise = "uniform",
+                       level_interactions = FALSE)
 
 #' @export
 print.pgbb_control <- function(x, ...) {

@@ -161,6 +161,18 @@
 #'   would (levels between grid points interpolate linearly); `"smooth"` keeps
 #'   the two smooth features only (the setting of earlier versions). A choice of
 #'   architecture: no effect on the privacy guarantee.
+#' @param level_interactions For a joint fit with `tau_basis = "grid"`: also
+#'   feed the generator the products \eqn{u_s h_l(\tau)} of the block weights
+#'   with the level hats (default `TRUE`), so that its linear path from the
+#'   block weights to the output differs between levels and the draws' spread
+#'   (the blocked bootstrap's) can grow towards the tails as the sampling error
+#'   of a quantile regression does. Without them the trained generators gave
+#'   every level the same spread: on the 1980 Census, non-private, the 95\%
+#'   intervals of `educ` and `black` at \eqn{\tau = 0.1} were as wide as at
+#'   the median and covered the rq fit in 7 of 10 fits (10 of 10 and 9 of 10
+#'   with the products). `FALSE` is the generator of earlier versions and of
+#'   `pgbb_control(paper = TRUE)`. A choice of architecture: no effect on the
+#'   privacy guarantee.
 #' @param level_noise For a joint fit over several levels, how the clip and
 #'   the noise of a draw depend on its level: `"scaled"` (default) clips a
 #'   draw at level \eqn{\tau} at its own bound \eqn{C_\tau = \max(\tau, 1 -
@@ -240,7 +252,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      accountant = "dirichlet", conversion = "asoodeh", J = 32, m = 5, alpha = 0,
                      precision = c("float", "double"), partition = NULL, runs = 1,
                      share_partition = FALSE,
-                     tau_basis = c("grid", "smooth"), level_noise = c("scaled", "uniform"),
+                     tau_basis = c("grid", "smooth"), level_interactions = TRUE,
+                     level_noise = c("scaled", "uniform"),
                      threads = NULL, keep_runs = FALSE, progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
@@ -248,6 +261,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   precision <- .match_arg(precision)
   tau_basis <- .match_arg(tau_basis)
+  .check_flag(level_interactions, "level_interactions")
   level_noise <- .match_arg(level_noise)
 
   # Data ------------------------------------------------------------------
@@ -355,7 +369,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   # `runs` independent trainings (noise-aware intervals, R/pooling.R), each with
   # its own subsampling and noise (runs = 1 is Algorithm 1/2), trained side by
   # side on `threads` threads (src/core/runs.h).
-  generator <- .generator_spec(blocks, joint, hidden, box, if (tau_basis == "grid") tau else numeric(0))
+  generator <- .generator_spec(blocks, joint, hidden, box, if (tau_basis == "grid") tau else numeric(0),
+                               products = level_interactions)
   settings <- list(iterations = as.integer(iterations), mc = as.integer(mc), rate = as.numeric(rate),
                    sigma = ledger$sigma, clip = clip, gamma = as.numeric(gamma), tau = tau,
                    tau_prob = tau_prob[level_order], level_scale = level_scale,
@@ -408,6 +423,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     training = list(hidden = hidden, optimizer = optimizer, learning_rate = learning_rate,
                     lr_floor = lr_floor, schedule = schedule, warmup = warmup, average_from = average_from,
                     precision = precision, tau_basis = if (joint) tau_basis else NULL,
+                    level_interactions = if (joint) isTRUE(generator$level_products) else NULL,
                     level_noise = if (joint) level_noise else NULL),
     generator = generator,
     # The partition is independent of the data; it is kept only for
@@ -555,17 +571,20 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 }
 
 # The generator's architecture (everything but the weights): input S u and,
-# for a joint fit, the level features (tau, qnorm(tau)) followed by one hat per
-# knot (src/core/trainer.h, tau_features()); knots = the sorted public tau grid
-# for tau_basis = "grid", none for "smooth".
-.generator_spec <- function(blocks, joint, hidden, box, knots = numeric(0)) {
+# for a joint fit, with `products` the S L products u_s h_l(tau) of the block
+# weights with the hats, then the level features (tau, qnorm(tau)) followed by
+# one hat per knot (src/core/trainer.h, complete_generator_input()); knots = the
+# sorted public tau grid for tau_basis = "grid", none for "smooth".
+.generator_spec <- function(blocks, joint, hidden, box, knots = numeric(0), products = FALSE) {
   S <- as.integer(blocks)
   L <- if (joint) length(knots) else 0L
   nt <- if (joint) 2L + L else 0L
-  list(version = 2L, n_in = S + nt, n_direct = nt, hidden = as.integer(hidden),
+  P <- if (isTRUE(products) && L > 0L) S * L else 0L
+  list(version = 3L, n_in = S + P + nt, n_direct = nt, hidden = as.integer(hidden),
        # input map v = (input - shift) * scale
-       in_shift = c(rep(0, S), if (joint) c(0.5, 0, rep(0, L))),
-       in_scale = c(rep(S, S), if (joint) c(2, 1, rep(1, L))),
+       in_shift = c(rep(0, S + P), if (joint) c(0.5, 0, rep(0, L))),
+       in_scale = c(rep(S, S + P), if (joint) c(2, 1, rep(1, L))),
        tau_knots = if (L > 0) as.numeric(knots) else numeric(0),
+       level_products = P > 0L,
        box = box)
 }

@@ -111,6 +111,7 @@ Rcpp::List cpp_pgbb_train(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Li
   cfg.tau_prob = Rcpp::as<std::vector<double>>(settings["tau_prob"]);
   cfg.level_scale = Rcpp::as<std::vector<double>>(settings["level_scale"]);
   cfg.tau_knots = tau_knots_of(generator);
+  cfg.level_products = level_products_of(generator);
   cfg.warmup = Rcpp::as<double>(settings["warmup"]);
   cfg.average_from = Rcpp::as<double>(settings["average_from"]);
   cfg.callback_every = Rcpp::as<int>(settings["callback_every"]);
@@ -144,16 +145,16 @@ Rcpp::List cpp_generator_eval(Rcpp::List generator, Rcpp::List layer_sets, Rcpp:
   const int m = U.nrow(), S = U.ncol(), k = gens[0].n_in(), d = gens[0].n_out();
   const bool joint = gens[0].n_direct() > 0;
   const std::vector<double> knots = tau_knots_of(generator);
-  const int n_level = joint ? pgbb::tau_feature_count(knots.size()) : 0;
-  if (S + n_level != k || (joint && tau.size() != 1) || (!joint && tau.size() != 0))
+  const bool products = level_products_of(generator);
+  if (pgbb::generator_input_width(S, joint, knots.size(), products) != k || (joint && tau.size() != 1) ||
+      (!joint && tau.size() != 0))
     Rcpp::stop("internal error: generator input has the wrong width");
-  std::vector<double> feat(static_cast<size_t>(n_level), 0.0);
-  if (joint) pgbb::tau_features(tau[0], feat.data(), knots);
   // Column-major n_in x m for the core.
   std::vector<double> in(static_cast<size_t>(m) * k);
   for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < S; ++j) in[j + static_cast<size_t>(i) * k] = U(i, j);
-    for (int j = S; j < k; ++j) in[j + static_cast<size_t>(i) * k] = feat[j - S];
+    double* col = in.data() + static_cast<size_t>(i) * k;
+    for (int j = 0; j < S; ++j) col[j] = U(i, j);
+    pgbb::complete_generator_input(col, S, joint, joint ? tau[0] : 0.0, knots, products);
   }
   std::vector<std::vector<double>> out(static_cast<size_t>(R), std::vector<double>(static_cast<size_t>(m) * d));
   pgbb::evaluate_runs(gens, in.data(), m, out, threads);

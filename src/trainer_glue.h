@@ -60,6 +60,12 @@ inline std::vector<double> tau_knots_of(const Rcpp::List& g) {
   return Rcpp::as<std::vector<double>>(g["tau_knots"]);
 }
 
+// Whether a joint generator takes the products of the block weights with the
+// level hats as inputs (fits made before they existed do not).
+inline bool level_products_of(const Rcpp::List& g) {
+  return g.containsElementNamed("level_products") && Rcpp::as<bool>(g["level_products"]);
+}
+
 template <class Scalar>
 void load_weights(pgbb::Generator<Scalar>& gen, const Rcpp::List& layers) {
   const int L = gen.n_hidden();

@@ -28,3 +28,45 @@ CORE_TEST(level_hats_are_one_hot_at_knots_and_interpolate_between) {
   pgbb::tau_features(0.5, two);
   CHECK(two[0] == 0.5 && two[1] == 0.0 && two[2] == -7.0);
 }
+
+// The generator input of a joint fit: u, then (with products) u_s h_l(tau)
+// level by level, then the level features; the input map scales the products
+// like u. Without products (or without knots) the layout is u then features.
+CORE_TEST(level_products_layout_and_standardisation) {
+  const std::vector<double> knots{0.1, 0.5, 0.9};
+  const int S = 4, L = 3, nf = pgbb::tau_feature_count(knots.size());
+  CHECK(pgbb::generator_input_width(S, true, knots.size(), true) == S + S * L + nf);
+  CHECK(pgbb::generator_input_width(S, true, knots.size(), false) == S + nf);
+  CHECK(pgbb::generator_input_width(S, false, knots.size(), true) == S);
+  CHECK(pgbb::generator_input_width(S, true, 0, true) == S + 2);  // smooth basis: no hats, no products
+  const double u[4] = {0.1, 0.2, 0.3, 0.4};
+  std::vector<double> in(static_cast<size_t>(S + S * L + nf), -1.0), f(static_cast<size_t>(nf));
+  for (double tau : {0.1, 0.3, 0.9, 0.7}) {
+    for (int s = 0; s < S; ++s) in[s] = u[s];
+    pgbb::complete_generator_input(in.data(), S, true, tau, knots, true);
+    pgbb::tau_features(tau, f.data(), knots);
+    for (int s = 0; s < S; ++s) CHECK(in[s] == u[s]);
+    for (int l = 0; l < L; ++l)
+      for (int s = 0; s < S; ++s) CHECK(in[S + l * S + s] == u[s] * f[2 + l]);
+    for (int j = 0; j < nf; ++j) CHECK(in[S + S * L + j] == f[j]);
+  }
+  // The last level, 0.7, lies halfway between the knots 0.5 and 0.9: half of u
+  // in each of their blocks, none in the first.
+  for (int s = 0; s < S; ++s) {
+    CHECK(in[S + s] == 0.0);
+    CHECK_NEAR(in[2 * S + s], 0.5 * u[s], 1e-15);
+    CHECK_NEAR(in[3 * S + s], 0.5 * u[s], 1e-15);
+  }
+  std::vector<double> plain(static_cast<size_t>(S + nf), -1.0);
+  for (int s = 0; s < S; ++s) plain[s] = u[s];
+  pgbb::complete_generator_input(plain.data(), S, true, 0.3, knots, false);
+  pgbb::tau_features(0.3, f.data(), knots);
+  for (int j = 0; j < nf; ++j) CHECK(plain[S + j] == f[j]);
+  std::vector<double> sh, sc;
+  pgbb::input_standardisation(S, true, sh, sc, L, true);
+  CHECK(sh.size() == static_cast<size_t>(S + S * L + nf) && sc.size() == sh.size());
+  for (int j = 0; j < S + S * L; ++j) CHECK(sh[j] == 0.0 && sc[j] == S);
+  CHECK(sh[S + S * L] == 0.5 && sc[S + S * L] == 2.0);
+  pgbb::input_standardisation(S, true, sh, sc, L, false);
+  CHECK(sh.size() == static_cast<size_t>(S + nf));
+}
