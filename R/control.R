@@ -26,8 +26,20 @@
 #' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
 #'   separate release in the accountant (`T K` releases), but averaging over `K`
 #'   reduces the gradient noise.
-#' @param hidden Hidden-layer widths of the generator (default three layers of 256;
-#'   `integer(0)`: no hidden layer, a generator affine in the block weights).
+#' @param hidden Hidden-layer widths of the generator (default two layers of 32;
+#'   the paper's three layers of 256 with `paper = TRUE`; `integer(0)`: no hidden
+#'   layer, a generator affine in its inputs). The input also reaches every
+#'   later layer directly (SM S3.2), so the network needs hidden units only for
+#'   the part of the map u -> theta*(u) that is not affine. On the 1980 Census
+#'   and the natality births (10 releases each, `epsilon` = 1 and 4) and in
+#'   Table S2's regression, 2 x 32 gave the intervals of 3 x 256 (education at
+#'   `epsilon = 1`: MAE 0.45 against 0.46 %/yr, width 2.95 against 2.91;
+#'   natality widths within 1%) at a quarter of the time, and the trained
+#'   3 x 256 networks end with every unit of their last hidden layer inactive.
+#'   The hidden layers are kept for small samples, where the map is visibly
+#'   curved: for a logistic regression on 300 records in 10 blocks, without a
+#'   hidden layer the draws' SDs were 9% short of the exact blocked bootstrap's
+#'   and their 2.5% quantile 0.44 SD off; 2 x 32 was within 2% and 0.04 SD.
 #' @param optimizer `"adam"` (default) or `"sgd"`, with the learning rate decayed by `schedule`.
 #' @param learning_rate Initial learning rate (default 1e-3, twice the paper's
 #'   5e-4 of SM S3.2: the tail average removes most of the extra noise a larger
@@ -121,8 +133,9 @@
 #'   (`coding = "unit"`), Adam from 5e-4 decayed to 1% with the last iterate
 #'   (`learning_rate = 5e-4, lr_floor = 0.01, schedule = "cosine", average_from = 1`), the
 #'   level-uniform clip (`level_noise = "uniform"`), a generator fed the block
-#'   weights and levels without their products (`level_interactions = FALSE`)
-#'   and fresh partitions.
+#'   weights and levels without their products (`level_interactions = FALSE`),
+#'   three hidden layers of 256 (`hidden = c(256, 256, 256)`, SM S3.2) and
+#'   fresh partitions.
 #'   Arguments given explicitly still win. Its intervals leave the training
 #'   noise out (the print says so); use it to reproduce the paper's tables.
 #' @param threads Threads for the training (the runs side by side, then the
@@ -134,7 +147,7 @@
 #' pgbb_control(iterations = 2000, rate = 0.05)
 #' @export
 pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 10000, mc = 1,
-                         hidden = c(256, 256, 256), optimizer = c("adam", "sgd"),
+                         hidden = c(32, 32), optimizer = c("adam", "sgd"),
                          learning_rate = 1e-3, lr_floor = 0.1, schedule = c("cosine", "harmonic"),
                          bandwidth = 0.1,
                          huber_c = 1.345, huber_kappa = 0.71, draws = 2000, J = 32, m = 5,
@@ -209,7 +222,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = 1
 
 # The PGBB paper's own training (Algorithms 1 and 2 as SM S3.2-S3.3 run them),
 # which pgbb_control(paper = TRUE) restores.
-.paper_setting <- list(runs = 1L, share_partition = FALSE, coding = "unit", learning_rate = 5e-4,
+.paper_setting <- list(runs = 1L, share_partition = FALSE, coding = "unit", hidden = c(256, 256, 256),
+                       learning_rate = 5e-4,
                        lr_floor = 0.01, schedule = "cosine", average_from = 1, level_noise = "uniform",
                        level_interactions = FALSE)
 

@@ -30,9 +30,9 @@ options(pgbb.seeded_noise = TRUE)
 # Adam 1e-3; Table S2: S = 20, q = 0.1, K = 1, Adam 5e-4) and of
 # `earlier_defaults`, the pgbb_control() defaults under which the rows before
 # 2026-12-02 were measured (5 runs sharing T, fresh partitions, cosine decay to
-# 1%, the last iterate, Algorithm 2's level-uniform clip, a generator without
-# the products of block weights and level hats), so that every tag keeps its
-# meaning whatever the package's defaults. "scaled_" configurations
+# 1%, the last iterate, Algorithm 2's level-uniform clip, a 3 x 256 generator
+# without the products of block weights and level hats), so that every tag
+# keeps its meaning whatever the package's defaults. "scaled_" configurations
 # clip each level at its own bound (level_noise = "scaled"); "default" is the
 # training of pgbb_control()'s defaults since then, at twice the paper's step
 # (real_data_control() in quantile-app.R for the real data, pgbb_control()'s
@@ -44,12 +44,35 @@ options(pgbb.seeded_noise = TRUE)
 # the paper's step and iterations_factor its T.
 earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, average_from = 1,
                          level_noise = "uniform", coding = "centred", schedule = "cosine",
-                         level_interactions = FALSE)
+                         level_interactions = FALSE, hidden = c(256, 256, 256))
 tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
 default_training <- c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg)
 configs <- list(
   base = list(),                                                   # earlier_defaults
-  default = utils::modifyList(default_training, list(level_interactions = TRUE)),
+  # pgbb_control()'s defaults since 2026-12-05 (the 2 x 32 generator).
+  default = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = c(32, 32))),
+  # The same with the 3 x 256 generator: the "default" rows measured on
+  # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
+  # the configurations after it vary one setting of default_h256.
+  default_h256 = utils::modifyList(default_training, list(level_interactions = TRUE)),
+  default_h256_affine = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = integer(0))),
+  default_h256_runs10 = utils::modifyList(default_training, list(level_interactions = TRUE, runs = 10)),
+  default_h256_cos01_avg75 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
+                                                                      average_from = 0.75)),
+  default_h256_cos01_avg80 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
+                                                                      average_from = 0.8)),
+  default_h256_cos01_avg90 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
+                                                                      average_from = 0.9)),
+  default_h256_cos01_avg75_lr4 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
+                                                                          average_from = 0.75, lr_factor = 4)),
+  default_h256_harm005_lr8 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
+                                                                      lr_floor = 0.005, lr_factor = 8)),
+  default_h256_harm005_lr8_avg75 = utils::modifyList(default_training, list(
+    level_interactions = TRUE, schedule = "harmonic", lr_floor = 0.005, lr_factor = 8, average_from = 0.75)),
+  default_h256_harm01_lr8 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
+                                                                     lr_floor = 0.01, lr_factor = 8)),
+  default_h256_harm0025_lr16 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
+                                                                        lr_floor = 0.0025, lr_factor = 16)),
   # The default training with the generator of earlier versions, whose inputs
   # lack the products of the block weights and the level hats (as every other
   # configuration here): the "default" rows measured before 2026-12-05 carry
