@@ -99,9 +99,11 @@ cases <- function() {
                                  if (same) "bit-identical" else "DIFFER")),
         bench_row("3c. Natality scale, noise-aware default (5 runs): 2 threads vs 1", c(elapsed = med5_2[1], cpu = med5_2[2]),
                   c(elapsed = med5[1], cpu = med5[2]), "the same fit on 1 thread",
-                  sprintf("%s; 5 runs of T / 5 on one partition, tail averaging, Adam 2e-3", settings),
-                  note = sprintf("wall time 1 thread / 2 threads = %.2f; %s; one training on 1 thread / this on 2 = %.2f; weights %s for 1 and 2 threads",
+                  sprintf("%s; 5 runs of T / 5 on one partition, tail averaging, Adam 2e-3, pgbb_control()'s generator",
+                          sub("3 x 256", "2 x 32", settings, fixed = TRUE)),
+                  note = sprintf(paste0("wall time 1 thread / 2 threads = %.2f; %s; one training (3 x 256) / this, ",
+                                        "both on 1 thread = %.2f, and with this on 2 = %.2f; weights %s for 1 and 2 threads"),
                                  med5[1] / med5_2[1],
                                  paired_note(res5[1, ] / res5_2[1, ]),
-                                 med[1] / med5_2[1], if (same5) "bit-identical" else "DIFFER")))
+                                 med[1] / med5[1], med[1] / med5_2[1], if (same5) "bit-identical" else "DIFFER")))
 }
