@@ -51,6 +51,10 @@ configs <- list(
   base = list(),                                                   # earlier_defaults
   # pgbb_control()'s defaults since 2026-12-05 (the 2 x 32 generator).
   default = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = c(32, 32))),
+  # Ten runs of the default's run length (twice its iterations and compute; the
+  # accountant's sigma is that of 10 runs): a t_9 reference instead of t_4.
+  default_runs10_T2 = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = c(32, 32),
+                                                               runs = 10, iterations_factor = 2)),
   # The same with the 3 x 256 generator: the "default" rows measured on
   # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
   # the configurations after it vary one setting of default_h256.
