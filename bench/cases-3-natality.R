@@ -81,7 +81,7 @@ cases <- function() {
   settings_with <- function(generator)
     sprintf("n = %d, p = %d, joint tau = 0.1..0.9 (5), S = 5, q = 0.01, K = 5, T = %d, %s, eps = 1",
             n, p, iters, generator)
-  settings <- settings_with("3 x 256")
+  settings <- settings_with("256 x 256 x 256")
   # Row 3b: the same fit on 2 threads beside 1 thread ("alternative"); the
   # ratio column is then the CPU ratio, the note gives the wall-time speed-up.
   same <- length(unique(weights[["1"]])) == 1L
