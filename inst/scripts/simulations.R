@@ -12,7 +12,9 @@
 #   Rscript inst/scripts/simulations.R --parts=regression,gamma,expfam,blocking \
 #       --reps=100 --out=inst/extdata
 # Options: --reps (replicates per cell, paper: 100; blocking paper: 300),
-#   --n=10000,40000  --eps=1,2,4  --iterations=10000 (PGBB T)  --hidden=256,256,256
+#   --n=10000,40000  --eps=1,2,4  --iterations=10000 (PGBB T)
+#   --hidden=256,256,256 (SM S3.2's generator; other widths, e.g. the package
+#   default 32,32, add the suffix "-h<widths>", e.g. "-h32x32")
 #   --ng_iterations=400000 (NoisyGibbs chain)  --sgld_iterations=20000
 #   --draws=20000 (blocking bootstrap draws)  --seed=2026
 #   --cores=1 (replicates of a cell run in forked processes; every replicate sets
@@ -187,7 +189,8 @@ run_grid <- function(grid, fun, file) {
 reg_file <- function()
   paste0("sim-regression", if (intercept) "-intercept", if (paper) "-paper",
          if (identical(share_opt, 0)) "-fresh", if (!is.na(pgbb_runs) && pgbb_runs != 5) paste0("-runs", pgbb_runs),
-         if (dpb_lambda != "default") paste0("-dpblambda", dpb_lambda))
+         if (dpb_lambda != "default") paste0("-dpblambda", dpb_lambda),
+         if (!identical(as.numeric(hidden), c(256, 256, 256))) paste0("-h", paste(hidden, collapse = "x")))
 
 timings <- list()
 if ("regression" %in% parts) {
