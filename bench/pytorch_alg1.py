@@ -4,12 +4,12 @@ The paper's regression setting (Section 5.1, SM S3.2): Huber regression with
 scale, n records with p covariates in [-1, 1], S blocks with Dirichlet(gamma)
 block weights, Poisson subsampling at rate q, K = 1 draw per iteration, the
 per-record gradients clipped to C, Gaussian noise of sd sigma on their
-weighted sum (eq. 4), back-propagated through a 3 x 256 ReLU generator G(u),
-Adam. Written as a PyTorch user would: tensors, autograd for the generator,
+weighted sum (eq. 4), back-propagated through a ReLU generator G(u) (3 x 256,
+SM S3.2's, unless the widths are given), Adam. Written as a PyTorch user would: tensors, autograd for the generator,
 closed-form per-record Huber gradients (no per-sample autograd needed), one
 thread (torch.set_num_threads(1)), as pgbb is timed.
 
-Usage: python3 bench/pytorch_alg1.py n T sigma C [seed]
+Usage: python3 bench/pytorch_alg1.py n T sigma C [seed] [widths, e.g. 32,32]
 Prints one line: RESULT <training seconds (CPU)> <training seconds (wall)>
 """
 import sys
@@ -20,6 +20,7 @@ import torch
 n, T = int(sys.argv[1]), int(sys.argv[2])
 sigma, C = float(sys.argv[3]), float(sys.argv[4])
 seed = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+widths = [int(h) for h in sys.argv[6].split(",")] if len(sys.argv) > 6 else [256, 256, 256]
 torch.set_num_threads(1)
 torch.manual_seed(seed)
 p, S, q, gamma, c_h, kappa = 3, 20, 0.1, 1.0, 1.345, 0.71
@@ -29,9 +30,11 @@ y = x @ torch.tensor([1.5, -1.5, 1.0]) + 0.5 * torch.distributions.StudentT(3.0)
 block = torch.randperm(n) % S
 block_size = torch.bincount(block, minlength=S).float()
 
-gen = torch.nn.Sequential(
-    torch.nn.Linear(S, 256), torch.nn.ReLU(), torch.nn.Linear(256, 256), torch.nn.ReLU(),
-    torch.nn.Linear(256, 256), torch.nn.ReLU(), torch.nn.Linear(256, p + 1))
+layers, width_in = [], S
+for h in widths:
+    layers += [torch.nn.Linear(width_in, h), torch.nn.ReLU()]
+    width_in = h
+gen = torch.nn.Sequential(*layers, torch.nn.Linear(width_in, p + 1))
 opt = torch.optim.Adam(gen.parameters(), lr=5e-4)
 sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=T, eta_min=5e-6)
 dirichlet = torch.distributions.Dirichlet(torch.full((S,), gamma))
