@@ -47,55 +47,54 @@ earlier_defaults <- list(runs = 5, share_partition = FALSE, lr_floor = 0.01, ave
                          level_interactions = FALSE, hidden = c(256, 256, 256))
 tail_avg <- list(lr_floor = 0.1, average_from = 0.5)                 # floor 10%, mean of the second half
 default_training <- c(list(level_noise = "scaled", share_partition = TRUE, lr_factor = 2), tail_avg)
+# One setting of a configuration changed: vary(base, lr_floor = 0.01).
+vary <- function(base, ...) utils::modifyList(base, list(...))
+# The default training with the products of the block weights and the level
+# hats, on the 3 x 256 generator (default_h256) and on pgbb_control()'s 2 x 32.
+default_h256_training <- vary(default_training, level_interactions = TRUE)
+default_now <- vary(default_h256_training, hidden = c(32, 32))
 configs <- list(
   base = list(),                                                   # earlier_defaults
   # pgbb_control()'s defaults since 2026-12-05 (the 2 x 32 generator).
-  default = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = c(32, 32))),
+  default = default_now,
   # Ten runs of the default's run length (twice its iterations and compute; the
   # accountant's sigma is that of 10 runs): a t_9 reference instead of t_4.
-  default_runs10_T2 = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = c(32, 32),
-                                                               runs = 10, iterations_factor = 2)),
+  default_runs10_T2 = vary(default_now, runs = 10, iterations_factor = 2),
   # The same with the 3 x 256 generator: the "default" rows measured on
   # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
   # the configurations after it vary one setting of default_h256.
-  default_h256 = utils::modifyList(default_training, list(level_interactions = TRUE)),
-  default_h256_affine = utils::modifyList(default_training, list(level_interactions = TRUE, hidden = integer(0))),
-  default_h256_runs10 = utils::modifyList(default_training, list(level_interactions = TRUE, runs = 10)),
-  default_h256_cos01_avg75 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
-                                                                      average_from = 0.75)),
-  default_h256_cos01_avg80 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
-                                                                      average_from = 0.8)),
-  default_h256_cos01_avg90 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
-                                                                      average_from = 0.9)),
-  default_h256_cos01_avg75_lr4 = utils::modifyList(default_training, list(level_interactions = TRUE, lr_floor = 0.01,
-                                                                          average_from = 0.75, lr_factor = 4)),
-  default_h256_harm005_lr8 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
-                                                                      lr_floor = 0.005, lr_factor = 8)),
-  default_h256_harm005_lr8_avg75 = utils::modifyList(default_training, list(
-    level_interactions = TRUE, schedule = "harmonic", lr_floor = 0.005, lr_factor = 8, average_from = 0.75)),
-  default_h256_harm01_lr8 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
-                                                                     lr_floor = 0.01, lr_factor = 8)),
-  default_h256_harm0025_lr16 = utils::modifyList(default_training, list(level_interactions = TRUE, schedule = "harmonic",
-                                                                        lr_floor = 0.0025, lr_factor = 16)),
+  default_h256 = default_h256_training,
+  default_h256_affine = vary(default_h256_training, hidden = integer(0)),
+  default_h256_runs10 = vary(default_h256_training, runs = 10),
+  default_h256_cos01_avg75 = vary(default_h256_training, lr_floor = 0.01, average_from = 0.75),
+  default_h256_cos01_avg80 = vary(default_h256_training, lr_floor = 0.01, average_from = 0.8),
+  default_h256_cos01_avg90 = vary(default_h256_training, lr_floor = 0.01, average_from = 0.9),
+  default_h256_cos01_avg75_lr4 = vary(default_h256_training, lr_floor = 0.01, average_from = 0.75, lr_factor = 4),
+  default_h256_harm005_lr8 = vary(default_h256_training, schedule = "harmonic", lr_floor = 0.005, lr_factor = 8),
+  default_h256_harm005_lr8_avg75 = vary(default_h256_training, schedule = "harmonic", lr_floor = 0.005,
+                                        lr_factor = 8, average_from = 0.75),
+  default_h256_harm01_lr8 = vary(default_h256_training, schedule = "harmonic", lr_floor = 0.01, lr_factor = 8),
+  default_h256_harm0025_lr16 = vary(default_h256_training, schedule = "harmonic", lr_floor = 0.0025,
+                                    lr_factor = 16),
   # The default training with the generator of earlier versions, whose inputs
   # lack the products of the block weights and the level hats (as every other
   # configuration here): the "default" rows measured before 2026-12-05 carry
   # this tag.
   default_additive = default_training,
-  default_runs10 = c(default_training, list(runs = 10, iterations_factor = 2)),  # 10 runs of the same length
-  default_runs7 = c(default_training, list(runs = 7, iterations_factor = 1.4)),  # 7 runs of the same length
-  default_h05 = c(default_training, list(bandwidth = 0.05)),       # half the paper's bandwidth
-  default_harmonic = utils::modifyList(default_training, list(schedule = "harmonic", lr_floor = 0.02)),
-  default_harmonic_lr4 = utils::modifyList(default_training, list(schedule = "harmonic", lr_factor = 4)),
+  default_runs10 = vary(default_training, runs = 10, iterations_factor = 2),  # 10 runs of the same length
+  default_runs7 = vary(default_training, runs = 7, iterations_factor = 1.4),  # 7 runs of the same length
+  default_h05 = vary(default_training, bandwidth = 0.05),       # half the paper's bandwidth
+  default_harmonic = vary(default_training, schedule = "harmonic", lr_floor = 0.02),
+  default_harmonic_lr4 = vary(default_training, schedule = "harmonic", lr_factor = 4),
   # Fewer, larger steps: Poisson rate 0.05 or 0.02 for a fifth, two fifths or
   # half of the iterations (the same or twice the expected passes over the data).
-  q5_T02 = c(default_training, list(rate = 0.05, iterations_factor = 0.2)),
-  q5_T02_lr4 = utils::modifyList(default_training, list(rate = 0.05, iterations_factor = 0.2, lr_factor = 4)),
-  q5_T04 = c(default_training, list(rate = 0.05, iterations_factor = 0.4)),
-  q2_T05 = c(default_training, list(rate = 0.02, iterations_factor = 0.5)),
+  q5_T02 = vary(default_training, rate = 0.05, iterations_factor = 0.2),
+  q5_T02_lr4 = vary(default_training, rate = 0.05, iterations_factor = 0.2, lr_factor = 4),
+  q5_T04 = vary(default_training, rate = 0.05, iterations_factor = 0.4),
+  q2_T05 = vary(default_training, rate = 0.02, iterations_factor = 0.5),
   # Twice the iterations (five runs of twice the length), at the default's step and at half of it.
-  default_T2 = c(default_training, list(iterations_factor = 2)),
-  default_T2_lr1 = utils::modifyList(default_training, list(iterations_factor = 2, lr_factor = 1)),
+  default_T2 = vary(default_training, iterations_factor = 2),
+  default_T2_lr1 = vary(default_training, iterations_factor = 2, lr_factor = 1),
   paper = list(runs = 1, coding = "unit"),                         # Algorithms 1-2 as the paper runs them
   single = list(runs = 1),                                         # one training of T, centred coding
   tail_average = tail_avg,
