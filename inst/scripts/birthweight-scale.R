@@ -11,7 +11,7 @@
 # Options: --n --eps --iterations --bootstrap --out --seed --tag
 # --iterations is the total over the 5 pooled trainings: the cached results
 # (inst/extdata, birthweight-scale-fit.csv) use --iterations=50000, the paper's
-# T = 10,000 per training (run with the package's earlier default training);
+# T = 10,000 per training, with pgbb()'s default training otherwise;
 # --iterations=10000 --tag=-default is the pgbb() default of 5 runs sharing
 # T = 10,000 (2,000 each), too few per run at this n (see the vignette).
 # --tag is appended to the output file names.
