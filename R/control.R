@@ -26,8 +26,8 @@
 #'   is an error that every run shares, so the interval does not contain it, and it
 #'   matters most at large n, where the privacy noise (which shrinks like 1/n) no
 #'   longer widens the interval. On natality data at `epsilon = 1`, the default
-#'   covered 70, 67 and 56 of 70 coefficient-levels at n = 200,000, 500,000 and
-#'   1.94 million; five times the default `T` covered 67 of 70 at 1.94 million
+#'   covered 70, 67, 60 and 56 of 70 coefficient-levels at n = 200,000, 500,000,
+#'   1 million and 1.94 million; five times the default `T` covered 67 of 70 at 1.94 million
 #'   (`vignette("birthweight")`). `n` is public, so give a large data set more
 #'   iterations.
 #' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
