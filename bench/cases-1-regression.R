@@ -74,9 +74,13 @@ cases <- function() {
       rows$draws$ratio <- rows$draws$alt_cpu_s / rows$draws$ours_cpu_s
     }
   }
-  rows$torch <- torch_case(x, y, box, n, hidden = c(256, 256, 256), "1b. PGBB regression vs plain PyTorch Algorithm 1")
-  rows$torch_default <- torch_case(x, y, box, n, hidden = pgbb_control()$hidden,
-                                   "1c. the same at pgbb_control()'s generator (both sides)")
+  torch_cases <- c("1b. PGBB regression vs plain PyTorch Algorithm 1",
+                   "1c. the same at pgbb_control()'s generator (both sides)")
+  if (any(vapply(torch_cases, bench_wanted, NA))) {
+    py <- torch_python()
+    rows$torch <- torch_case(x, y, box, n, py, hidden = c(256, 256, 256), torch_cases[1])
+    rows$torch_default <- torch_case(x, y, box, n, py, hidden = pgbb_control()$hidden, torch_cases[2])
+  }
   do.call(rbind, unname(rows))
 }
 
@@ -87,17 +91,11 @@ cases <- function() {
 # PyTorch: its training loop alone, at our sigma and clip, one thread each.
 # The generator's widths `hidden` are the same on both sides: SM S3.2's 3 x 256
 # (case 1b, the issue's target) and pgbb_control()'s default (case 1c).
-torch_case <- function(x, y, box, n, hidden, case) {
+# `py`: torch_python(), found once for both cases.
+torch_case <- function(x, y, box, n, py, hidden, case) {
   if (!bench_wanted(case)) return(NULL)
   script <- file.path(if (file.exists("bench/common.R")) "bench" else ".", "pytorch_alg1.py")
-  # The first python3 that imports torch: the one on the PATH, or Debian's
-  # /usr/bin/python3, where python3-torch installs (a pyenv python3 may shadow it).
-  imports_torch <- function(py) nzchar(py) && file.exists(py) &&
-    suppressWarnings(system2(py, c("-c", shQuote("import torch")), stdout = FALSE, stderr = FALSE)) == 0
-  pys <- Filter(imports_torch, unique(c(unname(Sys.which("python3")), "/usr/bin/python3")))
-  has_torch <- length(pys) > 0L
-  py <- if (has_torch) pys[[1L]] else ""
-  if (!has_torch) {
+  if (!nzchar(py)) {
     cat(sprintf("  %s: skipped: python3 cannot import torch\n", substr(case, 1, 2)))
     return(NULL)
   }
@@ -127,9 +125,20 @@ torch_case <- function(x, y, box, n, hidden, case) {
   bench_row(case, t_ours, t_alt,
             "plain PyTorch Algorithm 1 (training loop only, same sigma and clip; bench/pytorch_alg1.py)",
             sprintf("n = %d, p = 3, S = 20, q = 0.1, T = %d, K = 1, %s, Huber + scale, eps = 1; torch %s",
-                    n, iters, paste(hidden, collapse = " x "), paste(system2(py, c("-c", shQuote("import torch; print(torch.__version__)")),
-                                            stdout = TRUE), collapse = "")),
+                    n, iters, paste(hidden, collapse = " x "), attr(py, "version")),
             target_ratio = 40,
             note = sprintf("without the calibration (sigma given, training + 2000 draws): %.3f s CPU, %.1fx",
                            t_train[["cpu"]], t_alt[["cpu"]] / t_train[["cpu"]]))
+}
+
+# The first python3 that imports torch: the one on the PATH, or Debian's
+# /usr/bin/python3, where python3-torch installs (a pyenv python3 may shadow it).
+# "" when there is none; otherwise its path, with torch's version as attribute.
+torch_python <- function() {
+  imports_torch <- function(py) nzchar(py) && file.exists(py) &&
+    suppressWarnings(system2(py, c("-c", shQuote("import torch")), stdout = FALSE, stderr = FALSE)) == 0
+  pys <- Filter(imports_torch, unique(c(unname(Sys.which("python3")), "/usr/bin/python3")))
+  if (!length(pys)) return("")
+  structure(pys[[1L]], version = paste(system2(pys[[1L]], c("-c", shQuote("import torch; print(torch.__version__)")),
+                                               stdout = TRUE), collapse = ""))
 }
