@@ -50,7 +50,8 @@ reps <- opt("reps", 100)
 n_grid <- opt("n", c(10000, 40000))
 eps_grid <- opt("eps", c(1, 2, 4))
 iterations <- opt("iterations", 10000)
-hidden <- opt("hidden", c(256, 256, 256))
+sm_s32_hidden <- c(256, 256, 256)                # the generator of SM S3.2
+hidden <- opt("hidden", sm_s32_hidden)
 ng_iterations <- opt("ng_iterations", 400000)
 sgld_iterations <- opt("sgld_iterations", 20000)
 bb_draws <- opt("draws", 20000)
@@ -190,7 +191,7 @@ reg_file <- function()
   paste0("sim-regression", if (intercept) "-intercept", if (paper) "-paper",
          if (identical(share_opt, 0)) "-fresh", if (!is.na(pgbb_runs) && pgbb_runs != 5) paste0("-runs", pgbb_runs),
          if (dpb_lambda != "default") paste0("-dpblambda", dpb_lambda),
-         if (!identical(as.numeric(hidden), c(256, 256, 256))) paste0("-h", paste(hidden, collapse = "x")))
+         if (!identical(as.numeric(hidden), sm_s32_hidden)) paste0("-h", paste(hidden, collapse = "x")))
 
 timings <- list()
 if ("regression" %in% parts) {
