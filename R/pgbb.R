@@ -265,8 +265,8 @@
 #'   births (`data(natality2022)`, 14 coefficients, five quantile levels) the
 #'   95% intervals of the indicator covariates are 85-1,900 g wide at
 #'   epsilon = 1 and 33-440 g at 4 (coverage of rq 0.92-1 over 10 releases); at
-#'   the paper's 1.94 million records (a resampled scale study), 12-92 g at
-#'   epsilon = 1. The warning about a dominating noise names the coefficients
+#'   the paper's 1.94 million records (a resampled scale study), 4-213 g at
+#'   epsilon = 1 (7-76 g averaged over the five levels). The warning about a dominating noise names the coefficients
 #'   where a larger budget, more records or more iterations per training would
 #'   narrow the intervals.
 #' - **iterations** is the total over the `runs` pooled trainings. More
@@ -279,12 +279,13 @@
 #'   largest 6.4). Without any noise (`epsilon = Inf`), five runs of 2,000
 #'   iterations at the paper's schedule missed rq by 16-82 g for NOSMOKE, and
 #'   their intervals covered it at 0.14 of the levels (CIGAR 0.00), while one
-#'   training of 10,000 was off by -28 to 20 g; at 1.94 million births, 5 runs
-#'   sharing T = 10,000 missed at tau = 0.1 by 149 g (NOSMOKE), 5 runs of
-#'   10,000 each by 14 g (`vignette("birthweight")`). The default's larger
-#'   step and tail average are the remedy measured above; the noise warning
-#'   names the optimiser's error beside the privacy noise and more iterations
-#'   per training among the remedies. Check a new application against a
+#'   training of 10,000 was off by -28 to 20 g. The default's larger step and
+#'   tail average are the remedy measured above; the noise warning names the
+#'   optimiser's error beside the privacy noise and more iterations per
+#'   training among the remedies. That error does not shrink with n while the
+#'   intervals do, so the default `T` grows with the (public) number of
+#'   records above 500,000 ([pgbb_iterations()], with its measurements on the
+#'   natality births up to 1.94 million). Check a new application against a
 #'   larger `iterations` before publishing.
 #' - **The optimiser's schedule** is part of the mechanism's public
 #'   description but not of its guarantee: the optimiser sees only the noised
@@ -295,8 +296,8 @@
 #'   is bit-identical for any number. The default's runs train side by side,
 #'   and their generators are evaluated side by side: on 2 idle cores the
 #'   Census-scale fit (65,023 records, T = 5,000) took 1.9 s against 2.9 s on
-#'   one, and at the paper's natality scale (1.94 million records) 33 s
-#'   against 55 s. A single training (`runs = 1`) shares only its subset
+#'   one, and at the paper's natality scale (1.94 million records, T =
+#'   10,000) 33 s against 55 s. A single training (`runs = 1`) shares only its subset
 #'   pass: 34 s against 48 s at the natality scale, and nothing below about
 #'   260,000 records with `mc = 1` (`bench/README.md`).
 #'
@@ -369,6 +370,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 
   blocks <- control$blocks %||% if (loss == "quantile" && length(tau) > 1L) 5L else 20L
   .check_enough_records(n, blocks, private)
+  control$iterations <- control$iterations %||% pgbb_iterations(n)
   box <- control$box %||% .default_box(loss, design, control$box_scale)
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)

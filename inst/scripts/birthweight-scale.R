@@ -2,19 +2,20 @@
 # births, 2024 file): a SCALE STUDY, not the paper's data. It builds 1.94M
 # records by resampling the 50,000 real 2022 births of `data(natality2022)` with
 # replacement, fits the joint-tau PGBB at the paper's sizes (S = 5, q = 0.01,
-# K = 5, T = 10000, h = 0.1, gamma*; the training of natality_control(),
-# birthweight.R), and the non-private reference
+# K = 5, h = 0.1, gamma*; the training of natality_control(), birthweight.R)
+# with pgbb()'s default T for n records (pgbb_iterations(), 38,800 at 1.94M),
+# and the non-private reference
 # of SM S3.3 (convolution-smoothed quantile regression, conquer). Reports wall
 # and CPU time, peak memory, and the intervals beside Table S9's widths. Writes
 # birthweight-scale-{fit,timing}.csv to --out.
 #   Rscript inst/scripts/birthweight-scale.R --n=1940000 --eps=1
 # Options: --n --eps --iterations --bootstrap --out --seed --tag
-# --iterations is the total over the 5 pooled trainings: the cached results
-# (inst/extdata, birthweight-scale-fit.csv) use --iterations=50000, the paper's
-# T = 10,000 per training, with pgbb()'s default training otherwise;
-# --iterations=10000 --tag=-default is the pgbb() default of 5 runs sharing
-# T = 10,000 (2,000 each), too few per run at this n (see the vignette).
-# --tag is appended to the output file names.
+# --iterations is the total over the 5 pooled trainings, by default
+# pgbb_iterations(n). The cached results (inst/extdata) are --tag=-default (the
+# default), --iterations=50000 (no tag: the paper's T = 10,000 per training)
+# and --iterations=10000 --tag=-T10000 (the paper's T shared by the 5 runs,
+# 2,000 each, pgbb()'s default before pgbb_iterations(): too few at this n;
+# see the vignette). --tag is appended to the output file names.
 # --bootstrap=0 (default) gives the reference sandwich intervals; the paper's
 # multiplier bootstrap is --bootstrap=500. At this n conquer's bootstrap refits
 # stall at some levels (15-22 s per replicate at n = 194,000 for tau = 0.3 and
@@ -54,7 +55,7 @@ timed <- function(expr) {
 
 n_big <- script_opt("n", 1940000)
 eps <- script_opt("eps", 1)
-iterations <- script_opt("iterations", 10000)
+iterations <- script_opt("iterations", NA_real_)   # NA: pgbb_iterations(n)
 boot_B <- script_opt("bootstrap", 0)
 out <- script_opt("out", "inst/extdata")
 seed <- script_opt("seed", 1940)
@@ -69,7 +70,7 @@ mem0 <- peak_mb()
 message(format(Sys.time(), "%H:%M:%S "), "scale study: n = ", n_big, " (resampled from 50,000 real births)")
 
 fit <- timed(pgbb(natality_formula, data = births, loss = "quantile", tau = natality_taus, epsilon = eps,
-                  delta = 1 / n_big, bounds = natality_bounds, control = natality_control(iterations)))
+                  delta = 1 / n_big, bounds = natality_bounds, control = natality_control(if (is.na(iterations)) NULL else iterations)))
 mem_fit <- peak_mb()
 message(format(Sys.time(), "%H:%M:%S "), sprintf("PGBB: %.0f s wall, %.0f s CPU", fit$wall, fit$cpu))
 # The reference is conquer's at every n of the study (large_n below n), so a
@@ -81,13 +82,14 @@ message(format(Sys.time(), "%H:%M:%S "), sprintf("conquer reference (%s): %.0f s
 cf <- coef(fit$value)
 ci <- confint(fit$value, level = 0.95)
 res <- do.call(rbind, lapply(seq_along(natality_taus), function(k)
-  data.frame(term = rownames(cf), tau = natality_taus[k], eps = eps, n = n_big,
+  data.frame(term = rownames(cf), tau = natality_taus[k], eps = eps, n = n_big, seed = seed,
              estimate = 1000 * cf[, k], lower = 1000 * ci[, 1, k], upper = 1000 * ci[, 2, k],
              reference = 1000 * ref$value$coefficients[, k],
              ref_lower = 1000 * ref$value$intervals[, 1, k], ref_upper = 1000 * ref$value$intervals[, 2, k])))
 res$covers <- res$lower <= res$reference & res$reference <= res$upper
 utils::write.csv(res, file.path(out, paste0("birthweight-scale-fit", tag, ".csv")), row.names = FALSE)
-timing <- data.frame(n = n_big, eps = eps, iterations = iterations, runs = natality_control(iterations)$runs,
+led <- fit$value$ledger
+timing <- data.frame(n = n_big, eps = eps, seed = seed, iterations = led$iterations * led$runs, runs = led$runs,
                      pgbb_wall = fit$wall, pgbb_cpu = fit$cpu, reference_wall = ref$wall,
                      reference_bootstrap = boot_B, peak_mb_data = mem0, peak_mb_after_fit = mem_fit,
                      peak_mb_end = peak_mb())
