@@ -60,6 +60,15 @@ configs <- list(
   # Ten runs of the default's run length (twice its iterations and compute; the
   # accountant's sigma is that of 10 runs): a t_9 reference instead of t_4.
   default_runs10_T2 = vary(default_now, runs = 10, iterations_factor = 2),
+  # More blocks than SM S3.3's S = 5: the runs share one partition, whose
+  # sampling spread rests on S - 1 degrees of freedom (a t_4 at S = 5), so
+  # more blocks would narrow the within-run part. Measured (10 releases each):
+  # wider, because the Dirichlet-aware noise grows with S (Census educ width
+  # 3.01 and 4.81 %/yr at S = 10 and 20 against 3.09 at eps = 1; 1.88 and
+  # 3.63 against 1.19 at eps = 4; natality NOSMOKE at eps = 4: 699 and 2,181 g
+  # against 495 g, coverage 1.00 and 0.86), so S = 5 stays.
+  default_S10 = vary(default_now, blocks = 10),
+  default_S20 = vary(default_now, blocks = 20),
   # The same with the 3 x 256 generator: the "default" rows measured on
   # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
   # the configurations after it vary one setting of default_h256.
