@@ -19,7 +19,9 @@
 #'   approximates the ordinary one with error of order `S^(-1/2)` (Theorem 4.1).
 #' @param gamma Block Dirichlet concentration. Default `NULL`: [gamma_star()]`(n, blocks)`
 #'   (eq. 8), which matches the ordinary Bayesian-bootstrap variance (Proposition 4.1).
-#' @param rate Poisson subsampling rate `q` (default 0.1). Smaller rates amplify
+#' @param rate Poisson subsampling rate `q`. Default `NULL`: [pgbb_rate()]`(n)`,
+#'   the 0.1 of SM S3.2 up to 50,000 records and 5,000 expected records per
+#'   step above (`paper = TRUE`: 0.1 whatever n). Smaller rates amplify
 #'   privacy (less noise per step) but each step sees fewer records.
 #' @param iterations Training iterations `T` in all runs together. Default
 #'   `NULL`: [pgbb_iterations()]`(n)`, 10,000 up to n = 500,000 records and
@@ -140,8 +142,8 @@
 #'   block weights, drawn as a t on `blocks - 1` degrees of freedom (see
 #'   [pgbb_fit()]); `FALSE` draws a fresh partition per run.
 #' @param paper `TRUE` for the paper's own setting: one training
-#'   (`runs = 1`, Algorithms 1 and 2) of `iterations = 10000` whatever n
-#'   (SM S3.2-S3.3), the unit-box coding of SM S3.3
+#'   (`runs = 1`, Algorithms 1 and 2) of `iterations = 10000` at
+#'   `rate = 0.1` whatever n (SM S3.2), the unit-box coding of SM S3.3
 #'   (`coding = "unit"`), Adam from 5e-4 decayed to 1% with the last iterate
 #'   (`learning_rate = 5e-4, lr_floor = 0.01, schedule = "cosine", average_from = 1`), the
 #'   level-uniform clip (`level_noise = "uniform"`), a generator fed the block
@@ -158,7 +160,7 @@
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
 #' @export
-pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = NULL, mc = 1,
+pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = NULL, mc = 1,
                          hidden = c(32, 32), optimizer = c("adam", "sgd"),
                          learning_rate = 1e-3, lr_floor = 0.1, schedule = c("cosine", "harmonic"),
                          bandwidth = 0.1,
@@ -177,7 +179,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = N
   }
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
-  .check_open_unit(rate, "rate")
+  if (!is.null(rate)) .check_open_unit(rate, "rate")
   # The same ranges as pgbb_fit(), which receives these settings.
   if (!is.null(iterations)) {
     .check_count(iterations, "iterations", max = .Machine$integer.max)
@@ -235,12 +237,15 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = N
             class = "pgbb_control")
 }
 
-#' Default number of training iterations for n records
+#' Default training length and subsampling rate for n records
 #'
-#' The total number of iterations `T` over the pooled trainings that [pgbb()]
-#' runs when [pgbb_control()]`(iterations = NULL)` (the default): the paper's
-#' 10,000 (SM S3.2-S3.3) up to 500,000 records, and one iteration per 50
-#' records above, `max(10000, ceiling(n / 50))`.
+#' The total number of iterations `T` over the pooled trainings, and the
+#' Poisson subsampling rate `q`, that [pgbb()] uses when [pgbb_control()]
+#' leaves them `NULL` (the defaults). `pgbb_iterations(n)` is the paper's
+#' 10,000 (SM S3.2-S3.3) up to 500,000 records and one iteration per 50
+#' records above, `max(10000, ceiling(n / 50))`; `pgbb_rate(n)` is the 0.1 of
+#' SM S3.2 up to 50,000 records and 5,000 expected records per step above,
+#' `min(0.1, 5000 / n)`.
 #'
 #' The error that the optimiser leaves after a fixed number of iterations does
 #' not shrink with n, while the statistical error shrinks like n^(-1/2) and the
@@ -250,43 +255,66 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = 0.1, iterations = N
 #' intervals'): past some n a fixed `T` gives intervals that are narrow around
 #' the wrong centre. The tail-averaged iterates' error falls like `T^(-1/2)`
 #' or faster, so a `T` proportional to n keeps it below the statistical error
-#' at every n above the anchor.
+#' at every n above the anchor. A step's batch needs only to be large enough
+#' for its sampling noise to be small beside the signal, not to grow with n:
+#' the capped rate keeps the work of a step, and so of the fit, linear in n
+#' (it would grow like n^2 at a fixed rate), and a smaller rate amplifies
+#' privacy.
 #'
 #' Measured on the natality births (`vignette("birthweight")`: the 50,000 real
 #' 2022 births resampled to n records, `epsilon = 1`, the 70 coefficient-levels
 #' of the Table S9 model against conquer's non-private fit, one release per
-#' seed). With T = 10,000 whatever n, the releases covered 70 and 70 of 70 at
-#' n = 200,000, 67 and 70 at 500,000, 67 and 67 at 700,000, 60, 62 and 66 at
-#' 1 million and 56 and 59 at 1.94 million (nominal: 66.5). With this rule the
-#' same seeds covered 68, 69 and 70 at 700,000 (T = 14,000), 68, 69 and 68 at
-#' 1 million (T = 20,000) and 69, 67 and 68 at 1.94 million (T = 38,800); at
-#' 1.94 million, T = 30,000 covered 67, 65 and 68. The lowest level's
-#' NOSMOKE, the slowest coefficient, was 156 g from the reference with T =
-#' 10,000 and 46 g with this rule (interval half-widths 33 and 106 g). The fit
-#' at 1.94 million took 124 s on one core, against 33 s with T = 10,000.
+#' seed, listed in the order of the seeds 1940, 1 and 2, at the paper's q =
+#' 0.01). With T = 10,000 whatever n, the releases
+#' covered 70 and 70 of 70 at n = 200,000, 67 and 70 at 500,000, 67 and 67 at
+#' 700,000, 60, 62 and 66 at 1 million and 56 and 59 at 1.94 million
+#' (nominal: 66.5). With `pgbb_iterations()` the same seeds covered 68, 69 and
+#' 70 at 700,000 (T = 14,000), 68, 69 and 68 at 1 million (T = 20,000) and 69,
+#' 67 and 68 at 1.94 million (T = 38,800); at 1.94 million, T = 30,000 covered
+#' 67, 65 and 68. The lowest level's NOSMOKE, the slowest coefficient, was 156 g
+#' from the reference with T = 10,000 and 46 g with the rule (interval
+#' half-widths 33 and 106 g). At 1.94 million the rule's T took 124 s on one
+#' core at q = 0.01, against 33 s for T = 10,000; at q = 0.0025 (4,850 records
+#' per step, about `pgbb_rate()`'s 5,000) it took 33-39 s and covered 68, 66
+#' and 65 of 70 in the same releases.
 #'
 #' `n` is public under the package's replace-one adjacency ([pgbb_privacy]), so
-#' a rule in n costs no privacy. The accountant composes every iteration: more
-#' iterations mean more noise per step, which at these n is small beside the
-#' sampling spread. Compute grows like `q n T`, so like n^2 above the anchor.
+#' rules in n cost no privacy. The accountant composes every iteration at its
+#' rate: more iterations mean more noise per step, which at these n is small
+#' beside the sampling spread.
 #'
 #' @param n Number of records (public).
-#' @return The number of iterations, an integer.
+#' @return `pgbb_iterations()`: the number of iterations, an integer;
+#'   `pgbb_rate()`: the rate, a number in (0, 0.1].
 #' @seealso [pgbb_control()], `vignette("birthweight")` (the n-sweep).
 #' @examples
 #' pgbb_iterations(c(5e4, 1e6, 1.94e6))
+#' pgbb_rate(c(5e4, 1e6, 1.94e6))
 #' @export
 pgbb_iterations <- function(n) {
-  # Above 50 times the integer range the rule's T is no longer an integer.
+  .check_record_counts(n)
+  as.integer(pmax(10000, ceiling(n / 50)))
+}
+
+#' @rdname pgbb_iterations
+#' @export
+pgbb_rate <- function(n) {
+  .check_record_counts(n)
+  pmin(0.1, 5000 / n)
+}
+
+# `n` of pgbb_iterations() and pgbb_rate(): whole numbers of records. Above 50
+# times the integer range the rule's T is no longer an integer.
+.check_record_counts <- function(n) {
   if (!is.numeric(n) || !length(n) || anyNA(n) || any(!is.finite(n)) || any(n < 1) || any(n != round(n)) ||
       any(n > 50 * .Machine$integer.max))
     .arg_fail("n", "whole numbers of records, between 1 and 50 times .Machine$integer.max")
-  as.integer(pmax(10000, ceiling(n / 50)))
+  invisible(n)
 }
 
 # The PGBB paper's own training (Algorithms 1 and 2 as SM S3.2-S3.3 run them),
 # which pgbb_control(paper = TRUE) restores.
-.paper_setting <- list(iterations = 10000L, runs = 1L, share_partition = FALSE, coding = "unit", hidden = c(256, 256, 256),
+.paper_setting <- list(rate = 0.1, iterations = 10000L, runs = 1L, share_partition = FALSE, coding = "unit", hidden = c(256, 256, 256),
                        learning_rate = 5e-4,
                        lr_floor = 0.01, schedule = "cosine", average_from = 1, level_noise = "uniform",
                        level_interactions = FALSE)
@@ -298,6 +326,7 @@ print.pgbb_control <- function(x, ...) {
   show$blocks <- if (is.null(x$blocks)) "default (20; 5 for a joint quantile fit)" else x$blocks
   show$gamma <- if (is.null(x$gamma)) "gamma*(n, blocks)" else x$gamma
   show$iterations <- if (is.null(x$iterations)) "pgbb_iterations(n): max(10000, n / 50)" else x$iterations
+  show$rate <- if (is.null(x$rate)) "pgbb_rate(n): min(0.1, 5000 / n)" else x$rate
   show$orders <- sprintf("%d..%d (%d orders)", min(x$orders), max(x$orders), length(x$orders))
   show$hidden <- if (length(x$hidden)) paste(x$hidden, collapse = " x ") else "none (affine generator)"
   show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else

@@ -284,8 +284,9 @@
 #'   optimiser's error beside the privacy noise and more iterations per
 #'   training among the remedies. That error does not shrink with n while the
 #'   intervals do, so the default `T` grows with the (public) number of
-#'   records above 500,000 ([pgbb_iterations()], with its measurements on the
-#'   natality births up to 1.94 million). Check a new application against a
+#'   records above 500,000 and the default rate falls above 50,000, which
+#'   keeps the work linear in n ([pgbb_iterations()] and [pgbb_rate()], with
+#'   their measurements on the natality births up to 1.94 million). Check a new application against a
 #'   larger `iterations` before publishing.
 #' - **The optimiser's schedule** is part of the mechanism's public
 #'   description but not of its guarantee: the optimiser sees only the noised
@@ -371,6 +372,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   blocks <- control$blocks %||% if (loss == "quantile" && length(tau) > 1L) 5L else 20L
   .check_enough_records(n, blocks, private)
   control$iterations <- control$iterations %||% pgbb_iterations(n)
+  control$rate <- control$rate %||% pgbb_rate(n)
   box <- control$box %||% .default_box(loss, design, control$box_scale)
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)

@@ -9,7 +9,8 @@
 # and CPU time, peak memory, and the intervals beside Table S9's widths. Writes
 # birthweight-scale-{fit,timing}.csv to --out.
 #   Rscript inst/scripts/birthweight-scale.R --n=1940000 --eps=1
-# Options: --n --eps --iterations --bootstrap --out --seed --tag
+# Options: --n --eps --iterations --rate --bootstrap --out --seed --tag
+# --rate is the subsampling rate (default the paper's 0.01; real_data_control()).
 # --iterations is the total over the 5 pooled trainings, by default
 # pgbb_iterations(n). The cached results (inst/extdata) are --tag=-default (the
 # default), --iterations=50000 (no tag: the paper's T = 10,000 per training)

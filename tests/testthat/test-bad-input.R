@@ -329,6 +329,8 @@ bad_input_cases <- list(
   bad(dp_sgld(y ~ x, d, loss = "huber", tau = 0.3, epsilon = 1, bounds = b), "tau", "only loss = \"quantile\""),
   bad(pgbb_reference(y ~ x, d, loss = "mean", tau = 0.3), "tau", "only loss = \"quantile\""),
   bad(pgbb_control(iterations = 1e12), "iterations", "between 1 and 2147483647"),
+  bad(pgbb_iterations(0), "n", "whole numbers of records"),
+  bad(pgbb_rate(c(1000, 2.5)), "n", "whole numbers of records"),
   bad(pgbb_control(draws = 1e10), "draws", "between 1 and 1e\\+07"),
   bad(pgbb_control(mc = 1e9), "mc", "between 1 and 10000"),
   bad(pgbb_control(hidden = 1e12), "hidden", "between 1 and 1e5"),
