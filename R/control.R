@@ -21,8 +21,10 @@
 #'   (eq. 8), which matches the ordinary Bayesian-bootstrap variance (Proposition 4.1).
 #' @param rate Poisson subsampling rate `q`. Default `NULL`: [pgbb_rate()]`(n)`,
 #'   the 0.1 of SM S3.2 up to 50,000 records and 5,000 expected records per
-#'   step above (`paper = TRUE`: 0.1 whatever n). Smaller rates amplify
-#'   privacy (less noise per step) but each step sees fewer records.
+#'   step above; for a joint fit over several quantile levels SM S3.3's 0.01,
+#'   with at least 500 and at most 5,000 expected records per step
+#'   (`paper = TRUE`: 0.1 whatever n). Smaller rates amplify privacy (less
+#'   noise per step) but each step sees fewer records.
 #' @param iterations Training iterations `T` in all runs together. Default
 #'   `NULL`: [pgbb_iterations()]`(n)`, 10,000 up to n = 500,000 records and
 #'   one iteration per 50 records above (`paper = TRUE`: the paper's 10,000).
@@ -32,9 +34,15 @@
 #'   shrinks like n^(-1/2) and the privacy noise like 1/n while the
 #'   optimiser's error after a fixed `T` does not shrink at all; see
 #'   [pgbb_iterations()] for the rule and its measurements.
-#' @param mc Monte Carlo weight draws `K` per iteration (default 1). Each is a
-#'   separate release in the accountant (`T K` releases), but averaging over `K`
-#'   reduces the gradient noise.
+#' @param mc Monte Carlo weight draws `K` per iteration. Default `NULL`: 1
+#'   (SM S3.2), or 5 for a joint fit over several quantile levels (SM S3.3;
+#'   `paper = TRUE`: 1). Each is a separate release in the accountant (`T K`
+#'   releases), but averaging over `K` reduces the gradient noise. On the
+#'   natality births resampled to 1.94 million records (`epsilon = 1`,
+#'   `vignette("birthweight")`), `pgbb()` with every default covered 69, 67
+#'   and 65 of 70 coefficient-levels (seeds 1940, 1 and 2; 35-37 s each);
+#'   with `K = 1` and a step of 1e-3, the sizes of SM S3.2, 52 and 49 (seeds
+#'   1940 and 1) at the same `T` and `q`, and 30 with T = 10,000 and q = 0.1.
 #' @param hidden Hidden-layer widths of the generator (default two layers of 32;
 #'   the paper's three layers of 256 with `paper = TRUE`; `integer(0)`: no hidden
 #'   layer, a generator affine in its inputs). The input also reaches every
@@ -54,10 +62,12 @@
 #'   hidden layer the draws' SDs were 9% short of the exact blocked bootstrap's
 #'   and their 2.5% quantile 0.44 SD off; 2 x 32 was within 2% and 0.04 SD.
 #' @param optimizer `"adam"` (default) or `"sgd"`, with the learning rate decayed by `schedule`.
-#' @param learning_rate Initial learning rate (default 1e-3, twice the paper's
-#'   5e-4 of SM S3.2: the tail average removes most of the extra noise a larger
-#'   step leaves, and a larger step converges faster along weakly identified
-#'   directions; see [pgbb()], 'Noise-aware intervals').
+#' @param learning_rate Initial learning rate. Default `NULL`: 1e-3, twice the
+#'   paper's 5e-4 of SM S3.2, or for a joint fit over several quantile levels
+#'   2e-3, twice SM S3.3's 1e-3 (`paper = TRUE`: 5e-4). The tail average
+#'   removes most of the extra noise a larger step leaves, and a larger step
+#'   converges faster along weakly identified directions; see [pgbb()],
+#'   'Noise-aware intervals'.
 #' @param lr_floor Final learning rate of the schedule as a fraction of
 #'   the initial one (default 0.1; the paper's 0.01 with `paper = TRUE`).
 #' @param schedule Learning-rate decay: `"cosine"` (default; the paper's, SM
@@ -160,9 +170,9 @@
 #' @examples
 #' pgbb_control(iterations = 2000, rate = 0.05)
 #' @export
-pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = NULL, mc = 1,
+pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = NULL, mc = NULL,
                          hidden = c(32, 32), optimizer = c("adam", "sgd"),
-                         learning_rate = 1e-3, lr_floor = 0.1, schedule = c("cosine", "harmonic"),
+                         learning_rate = NULL, lr_floor = 0.1, schedule = c("cosine", "harmonic"),
                          bandwidth = 0.1,
                          huber_c = 1.345, huber_kappa = 0.71, draws = 2000, J = 32, m = 5,
                          alpha = 0, accountant = c("dirichlet", "worst-case"),
@@ -185,10 +195,10 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
     .check_count(iterations, "iterations", max = .Machine$integer.max)
     iterations <- as.integer(iterations)
   }
-  .check_count(mc, "mc", max = 1e4)
+  if (!is.null(mc)) mc <- as.integer(.check_count(mc, "mc", max = 1e4))
   hidden <- .check_hidden(hidden)   # pgbb_fit()'s check: empty is a linear generator
   optimizer <- .match_arg(optimizer)
-  .check_positive(learning_rate, "learning_rate")
+  if (!is.null(learning_rate)) .check_positive(learning_rate, "learning_rate")
   .check_fraction(lr_floor, "lr_floor")
   schedule <- .match_arg(schedule)
   if (schedule == "harmonic" && lr_floor == 0) .arg_fail("lr_floor", "above 0 for the harmonic schedule")
@@ -223,7 +233,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
   level_noise <- .match_arg(level_noise)
   if (!is.null(threads)) threads <- .check_threads(threads)   # NULL stays: pgbb_fit() reads the option
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = iterations,
-                 mc = as.integer(mc), hidden = as.integer(hidden), optimizer = optimizer,
+                 mc = mc, hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, schedule = schedule,
                  bandwidth = bandwidth,
                  huber_c = huber_c, huber_kappa = huber_kappa, draws = as.integer(draws),
@@ -243,9 +253,12 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
 #' Poisson subsampling rate `q`, that [pgbb()] uses when [pgbb_control()]
 #' leaves them `NULL` (the defaults). `pgbb_iterations(n)` is the paper's
 #' 10,000 (SM S3.2-S3.3) up to 500,000 records and one iteration per 50
-#' records above, `max(10000, ceiling(n / 50))`; `pgbb_rate(n)` is the 0.1 of
+#' records above, `max(10000, ceiling(n / 50))`. `pgbb_rate(n)` is the 0.1 of
 #' SM S3.2 up to 50,000 records and 5,000 expected records per step above,
-#' `min(0.1, 5000 / n)`.
+#' `min(0.1, 5000 / n)`; for a joint fit over several quantile levels
+#' (`joint = TRUE`) it is SM S3.3's 0.01 kept between 500 and 5,000 expected
+#' records per step (and at most 0.1), `min(0.1, max(0.01, 500 / n), 5000 / n)`:
+#' 0.01 from 50,000 to 500,000 records, as on the paper's real data.
 #'
 #' The error that the optimiser leaves after a fixed number of iterations does
 #' not shrink with n, while the statistical error shrinks like n^(-1/2) and the
@@ -284,12 +297,14 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
 #' beside the sampling spread.
 #'
 #' @param n Number of records (public).
+#' @param joint `TRUE` for a joint fit over several quantile levels.
 #' @return `pgbb_iterations()`: the number of iterations, an integer;
 #'   `pgbb_rate()`: the rate, a number in (0, 0.1].
 #' @seealso [pgbb_control()], `vignette("birthweight")` (the n-sweep).
 #' @examples
 #' pgbb_iterations(c(5e4, 1e6, 1.94e6))
 #' pgbb_rate(c(5e4, 1e6, 1.94e6))
+#' pgbb_rate(c(5e4, 1e6, 1.94e6), joint = TRUE)
 #' @export
 pgbb_iterations <- function(n) {
   .check_record_counts(n)
@@ -298,9 +313,10 @@ pgbb_iterations <- function(n) {
 
 #' @rdname pgbb_iterations
 #' @export
-pgbb_rate <- function(n) {
+pgbb_rate <- function(n, joint = FALSE) {
   .check_record_counts(n)
-  pmin(0.1, 5000 / n)
+  .check_flag(joint, "joint")
+  if (joint) pmin(0.1, pmax(0.01, 500 / n), 5000 / n) else pmin(0.1, 5000 / n)
 }
 
 # `n` of pgbb_iterations() and pgbb_rate(): whole numbers of records. Above 50
@@ -314,7 +330,7 @@ pgbb_rate <- function(n) {
 
 # The PGBB paper's own training (Algorithms 1 and 2 as SM S3.2-S3.3 run them),
 # which pgbb_control(paper = TRUE) restores.
-.paper_setting <- list(rate = 0.1, iterations = 10000L, runs = 1L, share_partition = FALSE, coding = "unit", hidden = c(256, 256, 256),
+.paper_setting <- list(rate = 0.1, iterations = 10000L, mc = 1L, runs = 1L, share_partition = FALSE, coding = "unit", hidden = c(256, 256, 256),
                        learning_rate = 5e-4,
                        lr_floor = 0.01, schedule = "cosine", average_from = 1, level_noise = "uniform",
                        level_interactions = FALSE)
@@ -326,7 +342,10 @@ print.pgbb_control <- function(x, ...) {
   show$blocks <- if (is.null(x$blocks)) "default (20; 5 for a joint quantile fit)" else x$blocks
   show$gamma <- if (is.null(x$gamma)) "gamma*(n, blocks)" else x$gamma
   show$iterations <- if (is.null(x$iterations)) "pgbb_iterations(n): max(10000, n / 50)" else x$iterations
-  show$rate <- if (is.null(x$rate)) "pgbb_rate(n): min(0.1, 5000 / n)" else x$rate
+  show$rate <- if (is.null(x$rate)) "pgbb_rate(n, joint)" else x$rate
+  show$mc <- if (is.null(x$mc)) "default (1; 5 for a joint quantile fit)" else x$mc
+  show$learning_rate <- if (is.null(x$learning_rate)) "default (1e-3; 2e-3 for a joint quantile fit)" else
+    x$learning_rate
   show$orders <- sprintf("%d..%d (%d orders)", min(x$orders), max(x$orders), length(x$orders))
   show$hidden <- if (length(x$hidden)) paste(x$hidden, collapse = " x ") else "none (affine generator)"
   show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else

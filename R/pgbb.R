@@ -98,6 +98,7 @@
 #'   partition's 95% interval covered 0.865 at S = 5 and 0.934 at S = 20
 #'   without the t, 0.950 and 0.948 with it).
 #' - **Tail averaging at twice the paper's step** (`learning_rate = 1e-3`,
+#'   and 2e-3 for a joint quantile fit, twice SM S3.3's 1e-3;
 #'   `lr_floor = 0.1`, `average_from = 0.5`): each run's generator is the
 #'   mean of its second half. The average removes most of the noise a larger
 #'   step leaves, and the larger step converges along weakly identified
@@ -125,8 +126,9 @@
 #'
 #' Measured against the non-private `quantreg::rq` fit (95% intervals,
 #' coverage over every level; `inst/scripts/schedule-study.R`, results in
-#' `inst/extdata/schedule-study-*.csv`; the real-data scripts use twice the
-#' paper's 1e-3 there, 2e-3):
+#' `inst/extdata/schedule-study-*.csv`; the real-data scripts set SM S3.3's
+#' sizes, which are `pgbb()`'s defaults for a joint quantile fit: S = 5, q =
+#' 0.01, K = 5 and twice the paper's 1e-3, 2e-3):
 #' - 1980 Census (65,023 men; 20 releases at each `epsilon`), education at
 #'   `epsilon = 1`: MAE 0.44 %/yr, width 3.09, coverage 0.95 (with the
 #'   paper's 3 x 256 generator 0.44, 3.05, 0.94; without the level products,
@@ -369,10 +371,15 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
   .clip_message(design$clipped, "data", "bounds", "pgbb()")
 
-  blocks <- control$blocks %||% if (loss == "quantile" && length(tau) > 1L) 5L else 20L
+  # A joint fit over several quantile levels takes SM S3.3's sizes, the rest
+  # SM S3.2's (?pgbb_control).
+  joint <- loss == "quantile" && length(tau) > 1L
+  blocks <- control$blocks %||% if (joint) 5L else 20L
   .check_enough_records(n, blocks, private)
   control$iterations <- control$iterations %||% pgbb_iterations(n)
-  control$rate <- control$rate %||% pgbb_rate(n)
+  control$rate <- control$rate %||% pgbb_rate(n, joint)
+  control$mc <- control$mc %||% if (joint) 5L else 1L
+  control$learning_rate <- control$learning_rate %||% if (joint) 2e-3 else 1e-3
   box <- control$box %||% .default_box(loss, design, control$box_scale)
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)

@@ -16,6 +16,15 @@ test_that("pgbb_iterations() is the paper's T up to 500,000 records and n / 50 a
   }
 })
 
+test_that("pgbb_rate() for a joint quantile fit is SM S3.3's 0.01, between 500 and 5,000 records per step", {
+  n <- c(300, 5000, 2e4, 5e4, 6.5e4, 5e5, 1.94e6)
+  expect_equal(pgbb_rate(n, joint = TRUE), c(0.1, 0.1, 500 / 2e4, 0.01, 0.01, 0.01, 5000 / 1.94e6))
+  big <- round(seq(5e3, 5e6, length.out = 200))
+  batch <- pgbb_rate(big, joint = TRUE) * big
+  expect_true(all(batch >= 500 - 1e-6 & batch <= 5000 + 1e-6))
+  expect_error(pgbb_rate(1000, joint = NA), "'joint'")
+})
+
 test_that("pgbb_rate() is SM S3.2's 0.1 up to 50,000 records, then 5,000 records per step", {
   n <- c(10, 5e4, 5e4 + 1, 2e5, 1.94e6)
   expect_equal(pgbb_rate(n), c(0.1, 0.1, 5000 / (5e4 + 1), 0.025, 5000 / 1.94e6))
@@ -28,10 +37,13 @@ test_that("pgbb_rate() is SM S3.2's 0.1 up to 50,000 records, then 5,000 records
 test_that("pgbb_control() leaves T and q to n unless given; paper = TRUE is T = 10,000 at q = 0.1", {
   expect_null(pgbb_control()$iterations)
   expect_null(pgbb_control()$rate)
+  expect_null(pgbb_control()$mc)
+  expect_identical(pgbb_control(paper = TRUE)$mc, 1L)
+  expect_identical(pgbb_control(mc = 3)$mc, 3L)
   expect_identical(pgbb_control(paper = TRUE)$rate, 0.1)
   expect_identical(pgbb_control(rate = 0.02)$rate, 0.02)
   expect_error(pgbb_control(rate = 1.5), "'rate'")
-  expect_output(print(pgbb_control()), "pgbb_rate\\(n\\)")
+  expect_output(print(pgbb_control()), "pgbb_rate\\(n, joint\\)")
   expect_identical(pgbb_control(iterations = 3000)$iterations, 3000L)
   expect_identical(pgbb_control(paper = TRUE)$iterations, 10000L)
   expect_identical(pgbb_control(paper = TRUE, iterations = 500)$iterations, 500L)
@@ -59,6 +71,14 @@ test_that("pgbb() trains pgbb_iterations(n) iterations at pgbb_rate(n) by defaul
   expect_equal(f_big$ledger$rate, 1 / 120)
   expect_identical(f_big$control$iterations, 12000L)
   expect_equal(f_big$control$rate, 1 / 120)
+  expect_equal(c(f_big$ledger$mc, f_big$fit$training$learning_rate), c(1, 1e-3))
+  # A joint quantile fit takes SM S3.3's sizes: K = 5, twice its step, q = 0.01
+  # from 50,000 records (here 400 records: 500 per step caps q at 0.1).
+  d <- data.frame(x = runif(400)); d$y <- d$x + rnorm(400)
+  jq <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 1, progress = FALSE,
+             bounds = list(x = c(0, 1), .response = c(-4, 5)),
+             control = pgbb_control(hidden = 4, draws = 20, iterations = 50))
+  expect_equal(c(jq$ledger$mc, jq$ledger$rate, jq$fit$training$learning_rate, jq$ledger$blocks), c(5, 0.1, 2e-3, 5))
   given <- pgbb(y ~ 1, small, loss = "mean", epsilon = 1, bounds = b, progress = FALSE,
                 control = pgbb_control(hidden = 4, draws = 20, iterations = 400, rate = 0.3))
   expect_equal(given$ledger$iterations * given$ledger$runs, 400)

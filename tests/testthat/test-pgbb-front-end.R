@@ -161,7 +161,8 @@ test_that("pgbb_control()'s defaults are the noise-aware training; paper = TRUE 
   def <- pgbb_control()
   expect_identical(def$runs, 5L)
   expect_true(def$share_partition)
-  expect_equal(c(def$learning_rate, def$lr_floor, def$average_from), c(1e-3, 0.1, 0.5))
+  expect_null(def$learning_rate)   # resolved by pgbb(): 1e-3, 2e-3 for a joint quantile fit
+  expect_equal(c(def$lr_floor, def$average_from), c(0.1, 0.5))
   expect_identical(def$schedule, "cosine")
   expect_identical(pgbb_control(schedule = "harm")$schedule, "harmonic")
   expect_identical(c(def$level_noise, def$coding), c("scaled", "centred"))
@@ -192,8 +193,9 @@ test_that("pgbb_control()'s defaults are the noise-aware training; paper = TRUE 
   expect_true(f_def$fit$shared_partition)
   expect_identical(f_def$fit$ledger$runs, 5L)
   expect_equal(unname(f_def$fit$ledger$level_scale), c(0.7, 0.5) / 0.7)
+  # A joint quantile fit: twice SM S3.3's step of 1e-3.
   expect_equal(f_def$fit$training[c("learning_rate", "lr_floor", "schedule", "average_from")],
-               list(learning_rate = 1e-3, lr_floor = 0.1, schedule = "cosine", average_from = 0.5))
+               list(learning_rate = 2e-3, lr_floor = 0.1, schedule = "cosine", average_from = 0.5))
   expect_true(f_def$fit$generator$level_products)
   expect_true(f_def$fit$training$level_interactions)
   expect_false(f_pap$fit$generator$level_products)
