@@ -69,6 +69,15 @@ configs <- list(
   # against 495 g, coverage 1.00 and 0.86), so S = 5 stays.
   default_S10 = vary(default_now, blocks = 10),
   default_S20 = vary(default_now, blocks = 20),
+  # "pure_" configurations are pgbb_control() itself, nothing from the
+  # application's paper settings (control_for()): what pgbb() does when a user
+  # sets nothing. pure_default is the package's defaults since 2026-12-06
+  # (rules in n, SM S3.3's K = 5 and 2e-3 for a joint quantile fit);
+  # pure_sm32 the defaults before (T = 10,000, q = 0.1, K = 1, 1e-3);
+  # pure_lr1 the present defaults at SM S3.3's own step.
+  pure_default = list(),
+  pure_sm32 = list(iterations = 10000, rate = 0.1, mc = 1, learning_rate = 1e-3),
+  pure_lr1 = list(learning_rate = 1e-3),
   # The same with the 3 x 256 generator: the "default" rows measured on
   # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
   # the configurations after it vary one setting of default_h256.
@@ -135,6 +144,7 @@ configs <- list(
 # sizes `paper` and earlier_defaults.
 control_for <- function(tag, paper) {
   cfg <- configs[[tag]]
+  if (startsWith(tag, "pure_")) return(do.call(pgbb_control, cfg))
   factor <- if (is.null(cfg$iterations_factor)) 1 else cfg$iterations_factor
   lr_factor <- if (is.null(cfg$lr_factor)) 1 else cfg$lr_factor
   cfg$iterations_factor <- NULL
