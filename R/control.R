@@ -200,11 +200,8 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
   if (!is.null(gamma)) .check_positive(gamma, "gamma")
   if (!is.null(rate)) .check_open_unit(rate, "rate")
   # The same ranges as pgbb_fit(), which receives these settings.
-  if (!is.null(iterations)) {
-    .check_count(iterations, "iterations", max = .Machine$integer.max)
-    iterations <- as.integer(iterations)
-  }
-  if (!is.null(mc)) mc <- as.integer(.check_count(mc, "mc", max = 1e4))
+  if (!is.null(iterations)) iterations <- .check_count(iterations, "iterations", max = .Machine$integer.max)
+  if (!is.null(mc)) mc <- .check_count(mc, "mc", max = 1e4)
   hidden <- .check_hidden(hidden)   # pgbb_fit()'s check: empty is a linear generator
   optimizer <- .match_arg(optimizer)
   if (!is.null(learning_rate)) .check_positive(learning_rate, "learning_rate")
@@ -326,6 +323,19 @@ pgbb_rate <- function(n, joint = FALSE) {
   .check_record_counts(n)
   .check_flag(joint, "joint")
   if (joint) pmin(0.1, pmax(0.01, 500 / n), 5000 / n) else pmin(0.1, 5000 / n)
+}
+
+# pgbb_control()'s NULL sizes resolved for a fit of n records (public): a
+# joint fit over several quantile levels takes SM S3.3's blocks, draws per
+# step and twice its step, every other fit SM S3.2's; T and q follow the rules
+# in n. Settings given explicitly are kept.
+.resolve_control <- function(control, n, joint) {
+  control$blocks <- control$blocks %||% if (joint) 5L else 20L
+  control$iterations <- control$iterations %||% pgbb_iterations(n)
+  control$rate <- control$rate %||% pgbb_rate(n, joint)
+  control$mc <- control$mc %||% if (joint) 5L else 1L
+  control$learning_rate <- control$learning_rate %||% if (joint) 2e-3 else 1e-3
+  control
 }
 
 # `n` of pgbb_iterations() and pgbb_rate(): whole numbers of records. Above 50

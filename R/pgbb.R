@@ -371,15 +371,9 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
   .clip_message(design$clipped, "data", "bounds", "pgbb()")
 
-  # A joint fit over several quantile levels takes SM S3.3's sizes, the rest
-  # SM S3.2's (?pgbb_control).
-  joint <- loss == "quantile" && length(tau) > 1L
-  blocks <- control$blocks %||% if (joint) 5L else 20L
+  control <- .resolve_control(control, n, joint = loss == "quantile" && length(tau) > 1L)
+  blocks <- control$blocks
   .check_enough_records(n, blocks, private)
-  control$iterations <- control$iterations %||% pgbb_iterations(n)
-  control$rate <- control$rate %||% pgbb_rate(n, joint)
-  control$mc <- control$mc %||% if (joint) 5L else 1L
-  control$learning_rate <- control$learning_rate %||% if (joint) 2e-3 else 1e-3
   box <- control$box %||% .default_box(loss, design, control$box_scale)
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)
