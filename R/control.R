@@ -71,9 +71,11 @@
 #'   hidden layer the draws' SDs were 9% short of the exact blocked bootstrap's
 #'   and their 2.5% quantile 0.44 SD off; 2 x 32 was within 2% and 0.04 SD.
 #' @param optimizer `"adam"` (default) or `"sgd"`, with the learning rate decayed by `schedule`.
-#' @param learning_rate Initial learning rate. Default `NULL`: 1e-3, twice the
-#'   paper's 5e-4 of SM S3.2, or for a joint fit over several quantile levels
-#'   2e-3, twice SM S3.3's 1e-3 (`paper = TRUE`: 5e-4). The tail average
+#' @param learning_rate Initial learning rate. Default `NULL`:
+#'   [pgbb_learning_rate()]`(n, epsilon)`, 1e-3, twice the paper's 5e-4 of SM
+#'   S3.2, or for a joint fit over several quantile levels 2e-3, twice SM
+#'   S3.3's 1e-3, except at `n * epsilon <= 30000`, where the privacy noise
+#'   dominates and it is 1e-3 (`paper = TRUE`: 5e-4). The tail average
 #'   removes most of the extra noise a larger step leaves, and a larger step
 #'   converges faster along weakly identified directions; see [pgbb()],
 #'   'Noise-aware intervals'.
@@ -253,11 +255,11 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
             class = "pgbb_control")
 }
 
-#' Default training length and subsampling rate for n records
+#' Default training length, subsampling rate and step for n records
 #'
-#' The total number of iterations `T` over the pooled trainings, and the
-#' Poisson subsampling rate `q`, that [pgbb()] uses when [pgbb_control()]
-#' leaves them `NULL` (the defaults). `pgbb_iterations(n)` is the paper's
+#' The total number of iterations `T` over the pooled trainings, the
+#' Poisson subsampling rate `q` and the initial Adam step that [pgbb()] uses
+#' when [pgbb_control()] leaves them `NULL` (the defaults). `pgbb_iterations(n)` is the paper's
 #' 10,000 (SM S3.2-S3.3) up to 500,000 records and one iteration per 50
 #' records above, `max(10000, ceiling(n / 50))`. `pgbb_rate(n)` is the 0.1 of
 #' SM S3.2 up to 50,000 records and 5,000 expected records per step above,
@@ -297,20 +299,53 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
 #' per step, about `pgbb_rate()`'s 5,000) it took 33-39 s and covered 68, 66
 #' and 65 of 70 in the same releases.
 #'
+#' `pgbb_learning_rate(n, epsilon)` is 1e-3 (twice SM S3.2's 5e-4), and for a
+#' joint quantile fit 2e-3 (twice SM S3.3's 1e-3) unless `n * epsilon <=
+#' 30000`, where it is SM S3.3's 1e-3. The step trades two errors: a larger
+#' one brings weakly identified directions (natality's NOSMOKE and CIGAR) to
+#' the optimum within `T` iterations, a smaller one leaves less of the privacy
+#' noise in the iterates, which is most of the error when the noise is large
+#' beside the data (the gradient noise is fixed by `epsilon` while the signal
+#' grows with n). Measured with every other setting at its default on random
+#' subsamples of the real data (`inst/scripts/schedule-study.R --subsample`;
+#' each release on its own subsample against `quantreg::rq` on it; 10 releases
+#' per cell; `inst/extdata/schedule-study-*-n*.csv`), 1e-3 against 2e-3:
+#' - natality, 10,000 to 30,000 births at `n * epsilon` from 10,000 to 30,000:
+#'   intervals of the coefficients other than NOSMOKE and CIGAR 0.56-0.64
+#'   times as wide, MAE 0.55-0.56 times; NOSMOKE and CIGAR 0.53-0.56 times as
+#'   wide, covered 0.92-0.94 against 0.91-0.93; all coefficient-levels
+#'   0.925-0.957 against 0.926-0.957;
+#' - Census 1980, 10,000 and 20,000 men at `epsilon = 1`: education 0.73 and
+#'   0.82 times as wide (12.4 against 16.8 and 6.9 against 8.5 %/yr), MAE
+#'   2.11 against 2.96 and 1.17 against 1.43; all coefficient-levels covered
+#'   0.993 and 0.947 against 0.980 and 0.940;
+#' - above: from `n * epsilon` = 40,000 to 120,000 (natality) 1e-3 still
+#'   narrows the intervals (0.66-0.83 times as wide), but NOSMOKE and CIGAR are
+#'   covered 0.90-0.92 against 0.95-0.97, and at 200,000 (50,000 births,
+#'   `epsilon = 4`) 0.83 against 0.97; hence 2e-3 there.
+#' The same subsamples settle the joint rate below 50,000 records: q = 0.1
+#' instead of `pgbb_rate()`'s 500 expected records per step gave the same
+#' MAE, width and coverage (natality at 10,000 births, `epsilon = 1`: MAE
+#' 158 g and width 1,018 g for BLACK, MARRIED and BOY under both) at 1.5-2.7
+#' times the run time (5-6.5 times on the full 50,000 births and 65,023 men).
+#'
 #' `n` is public under the package's replace-one adjacency ([pgbb_privacy]), so
-#' rules in n cost no privacy. The accountant composes every iteration at its
+#' rules in n cost no privacy, and `epsilon` is the release's public budget. The accountant composes every iteration at its
 #' rate: more iterations mean more noise per step, which at these n is small
 #' beside the sampling spread.
 #'
 #' @param n Number of records (public).
 #' @param joint `TRUE` for a joint fit over several quantile levels.
+#' @param epsilon The release's privacy budget (public; `Inf` without noise).
 #' @return `pgbb_iterations()`: the number of iterations, an integer;
-#'   `pgbb_rate()`: the rate, a number in (0, 0.1].
+#'   `pgbb_rate()`: the rate, a number in (0, 0.1];
+#'   `pgbb_learning_rate()`: the initial step, one per n.
 #' @seealso [pgbb_control()], `vignette("birthweight")` (the n-sweep).
 #' @examples
 #' pgbb_iterations(c(5e4, 1e6, 1.94e6))
 #' pgbb_rate(c(5e4, 1e6, 1.94e6))
 #' pgbb_rate(c(5e4, 1e6, 1.94e6), joint = TRUE)
+#' pgbb_learning_rate(c(1e4, 5e4, 1.94e6), epsilon = 1, joint = TRUE)
 #' @export
 pgbb_iterations <- function(n) {
   .check_record_counts(n)
@@ -325,16 +360,25 @@ pgbb_rate <- function(n, joint = FALSE) {
   if (joint) pmin(0.1, pmax(0.01, 500 / n), 5000 / n) else pmin(0.1, 5000 / n)
 }
 
-# pgbb_control()'s NULL sizes resolved for a fit of n records (public): a
-# joint fit over several quantile levels takes SM S3.3's blocks, draws per
-# step and twice its step, every other fit SM S3.2's; T and q follow the rules
-# in n. Settings given explicitly are kept.
-.resolve_control <- function(control, n, joint) {
+#' @rdname pgbb_iterations
+#' @export
+pgbb_learning_rate <- function(n, epsilon, joint = FALSE) {
+  .check_record_counts(n)
+  .check_positive(epsilon, "epsilon", allow_inf = TRUE)
+  .check_flag(joint, "joint")
+  if (joint) ifelse(n * epsilon <= 3e4, 1e-3, 2e-3) else rep(1e-3, length(n))
+}
+
+# pgbb_control()'s NULL sizes resolved for a fit of n records (public) at
+# budget epsilon (public): a joint fit over several quantile levels takes SM
+# S3.3's blocks and draws per step, every other fit SM S3.2's; T, q and the
+# step follow the rules in n (and epsilon). Settings given explicitly are kept.
+.resolve_control <- function(control, n, joint, epsilon) {
   control$blocks <- control$blocks %||% if (joint) 5L else 20L
   control$iterations <- control$iterations %||% pgbb_iterations(n)
   control$rate <- control$rate %||% pgbb_rate(n, joint)
   control$mc <- control$mc %||% if (joint) 5L else 1L
-  control$learning_rate <- control$learning_rate %||% if (joint) 2e-3 else 1e-3
+  control$learning_rate <- control$learning_rate %||% pgbb_learning_rate(n, epsilon, joint)
   control
 }
 
@@ -363,7 +407,7 @@ print.pgbb_control <- function(x, ...) {
   show$iterations <- if (is.null(x$iterations)) "pgbb_iterations(n): max(10000, n / 50)" else x$iterations
   show$rate <- if (is.null(x$rate)) "pgbb_rate(n, joint)" else x$rate
   show$mc <- if (is.null(x$mc)) "default (1; 5 for a joint quantile fit)" else x$mc
-  show$learning_rate <- if (is.null(x$learning_rate)) "default (1e-3; 2e-3 for a joint quantile fit)" else
+  show$learning_rate <- if (is.null(x$learning_rate)) "pgbb_learning_rate(n, epsilon, joint)" else
     x$learning_rate
   show$orders <- sprintf("%d..%d (%d orders)", min(x$orders), max(x$orders), length(x$orders))
   show$hidden <- if (length(x$hidden)) paste(x$hidden, collapse = " x ") else "none (affine generator)"

@@ -98,7 +98,8 @@
 #'   partition's 95% interval covered 0.865 at S = 5 and 0.934 at S = 20
 #'   without the t, 0.950 and 0.948 with it).
 #' - **Tail averaging at twice the paper's step** (`learning_rate = 1e-3`,
-#'   and 2e-3 for a joint quantile fit, twice SM S3.3's 1e-3;
+#'   and 2e-3 for a joint quantile fit, twice SM S3.3's 1e-3, unless
+#'   `n * epsilon <= 30000`: [pgbb_learning_rate()];
 #'   `lr_floor = 0.1`, `average_from = 0.5`): each run's generator is the
 #'   mean of its second half. The average removes most of the noise a larger
 #'   step leaves, and the larger step converges along weakly identified
@@ -371,7 +372,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
   .clip_message(design$clipped, "data", "bounds", "pgbb()")
 
-  control <- .resolve_control(control, n, joint = loss == "quantile" && length(tau) > 1L)
+  control <- .resolve_control(control, n, joint = loss == "quantile" && length(tau) > 1L,
+                              epsilon = if (private) epsilon else Inf)
   blocks <- control$blocks
   .check_enough_records(n, blocks, private)
   box <- control$box %||% .default_box(loss, design, control$box_scale)

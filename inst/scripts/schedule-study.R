@@ -11,7 +11,9 @@
 #   Rscript inst/scripts/schedule-study.R --app=tables2 --noise=contaminated --n=10000 --eps=1 --reps=20
 # Options: --app (natality, census, tables2) --eps --reps --seed (first seed; fit r uses
 #   seed + r - 1) --configs (names from `configs` below) --out (directory)
-#   --iterations (the application's T: paper 10,000 natality, 5,000 Census).
+#   --iterations (the application's T: paper 10,000 natality, 5,000 Census)
+#   --subsample (N: each fit on its own simple random sample of N records, against rq on
+#   that sample; the rows go to schedule-study-<app>-n<N>.csv).
 # Appends one row per term and level and fit to schedule-study-<app>.csv (columns
 # term, tau, err, w, cov, tag, eps, seed, secs: error and interval width in
 # grams for natality, %/yr for educ and the coefficient's unit otherwise, and
@@ -78,6 +80,11 @@ configs <- list(
   pure_default = list(),
   pure_sm32 = list(iterations = 10000, rate = 0.1, mc = 1, learning_rate = 1e-3),
   pure_lr1 = list(learning_rate = 1e-3),
+  # The present defaults at other Poisson rates (q = 0.1 as in SM S3.2), with
+  # K = 5 and with K = 1: the joint rule's 500 records per step below 50,000
+  # records (pgbb_rate()) against 10% of the records.
+  pure_q10 = list(rate = 0.1),
+  pure_q10_k1 = list(rate = 0.1, mc = 1),
   # The same with the 3 x 256 generator: the "default" rows measured on
   # 2026-12-04 and 2026-12-05 before the smaller generator carry this tag;
   # the configurations after it vary one setting of default_h256.
@@ -171,12 +178,23 @@ schedule_summary <- function(d) {
 # A real-data application: `app` holds the data, formula, bounds, levels, paper
 # settings and the unit of each term's reported error; fit r uses seed seed0 + r - 1.
 run_quantile_study <- function(app, which, eps_grid, reps, seed0, file) {
+  full <- app$data
   # The non-private rq fit (coefficients only: its intervals are not used here).
-  cf <- stats::coef(quantreg::rq(app$formula, tau = app$taus, data = app$data))
-  refd <- data.frame(term = rep(rownames(cf), length(app$taus)), tau = rep(app$taus, each = nrow(cf)),
-                     reference = as.vector(cf))
+  reference <- function(data) {
+    cf <- stats::coef(quantreg::rq(app$formula, tau = app$taus, data = data))
+    data.frame(term = rep(rownames(cf), length(app$taus)), tau = rep(app$taus, each = nrow(cf)),
+               reference = as.vector(cf))
+  }
+  if (is.null(app$subsample)) refd <- reference(full)
   for (tag in which) for (eps in eps_grid) for (r in seq_len(reps)) {
     seed <- seed0 + r - 1
+    if (!is.null(app$subsample)) {
+      # Fit r's data set: a simple random sample of the records (its own seed,
+      # the same for every configuration), and rq on that sample.
+      set.seed(1e6 + seed)
+      app$data <- full[sort(sample.int(nrow(full), app$subsample)), , drop = FALSE]
+      refd <- reference(app$data)
+    }
     set.seed(seed)
     t0 <- proc.time()[["elapsed"]]
     fit <- suppressWarnings(pgbb::pgbb(app$formula, data = app$data, loss = "quantile", tau = app$taus,
@@ -232,7 +250,9 @@ if (sys.nframe() == 0L) {
   which <- script_opt("configs", names(configs))
   out <- script_opt("out", "inst/extdata")
   if (!all(which %in% names(configs))) stop("--configs: names among ", paste(names(configs), collapse = ", "))
-  file <- file.path(out, sprintf("schedule-study-%s.csv", app))
+  subsample <- script_opt("subsample", NA_real_)
+  subsample <- if (is.na(subsample)) NULL else as.integer(subsample)
+  file <- file.path(out, sprintf("schedule-study-%s%s.csv", app, if (is.null(subsample)) "" else paste0("-n", subsample)))
   # The applications' paper settings (S = 5, q = 0.01, K = 5, Adam 1e-3); --iterations: T (toy runs).
   real_paper <- function(T) list(blocks = 5, rate = 0.01, mc = 5, iterations = script_opt("iterations", T),
                                  learning_rate = 1e-3, draws = 2000)
@@ -241,13 +261,13 @@ if (sys.nframe() == 0L) {
     data("natality2022", package = "pgbb")
     run_quantile_study(list(name = app, data = natality_frame(natality2022), formula = natality_formula,
                             bounds = natality_bounds, taus = natality_taus, paper = real_paper(10000),
-                            unit = function(term) 1000),
+                            unit = function(term) 1000, subsample = subsample),
                        which, eps_grid, reps, script_opt("seed", 1), file)
   } else if (app == "census") {
     source(file.path(script_dir, "census1980.R"))    # read_census, census_bounds, ...
     run_quantile_study(list(name = app, data = read_census(script_opt("data", "")), formula = census_formula,
                             bounds = census_bounds, taus = census_taus, paper = real_paper(5000),
-                            unit = function(term) ifelse(term == "educ", 100, 1)),
+                            unit = function(term) ifelse(term == "educ", 100, 1), subsample = subsample),
                        which, eps_grid, reps, script_opt("seed", 1), file)
   } else if (app == "tables2") {
     run_tables2_study(script_opt("noise", "contaminated"), script_opt("n", 10000), which, eps_grid, reps, file)

@@ -331,6 +331,7 @@ bad_input_cases <- list(
   bad(pgbb_control(iterations = 1e12), "iterations", "between 1 and 2147483647"),
   bad(pgbb_iterations(0), "n", "whole numbers of records"),
   bad(pgbb_rate(c(1000, 2.5)), "n", "whole numbers of records"),
+  bad(pgbb_learning_rate(1000, epsilon = -1, joint = TRUE), "epsilon", "a single positive number"),
   bad(pgbb_control(draws = 1e10), "draws", "between 1 and 1e\\+07"),
   bad(pgbb_control(mc = 1e9), "mc", "between 1 and 10000"),
   bad(pgbb_control(hidden = 1e12), "hidden", "between 1 and 1e5"),

@@ -1,5 +1,5 @@
-# pgbb_control()'s training length and rate: pgbb_iterations(n) and
-# pgbb_rate(n), the default rules.
+# pgbb_control()'s training length, rate and step: pgbb_iterations(n),
+# pgbb_rate(n) and pgbb_learning_rate(n, epsilon), the default rules.
 
 test_that("pgbb_iterations() is the paper's T up to 500,000 records and n / 50 above", {
   n <- c(1, 2000, 65023, 5e5, 5e5 + 1, 5e5 + 50, 1e6, 1.94e6)
@@ -23,6 +23,24 @@ test_that("pgbb_rate() for a joint quantile fit is SM S3.3's 0.01, between 500 a
   batch <- pgbb_rate(big, joint = TRUE) * big
   expect_true(all(batch >= 500 - 1e-6 & batch <= 5000 + 1e-6))
   expect_error(pgbb_rate(1000, joint = NA), "'joint'")
+})
+
+test_that("pgbb_learning_rate() halves a joint fit's step when the privacy noise is large (n epsilon <= 3e4)", {
+  n <- c(1e4, 2e4, 2e4, 2e4, 5e4, 65023, 1.94e6, 1e4)
+  eps <- c(1, 1, 1.5, 1.6, 1, 4, 1, Inf)
+  got <- mapply(pgbb_learning_rate, n, eps, MoreArgs = list(joint = TRUE))
+  expect_equal(got, c(1e-3, 1e-3, 1e-3, 2e-3, 2e-3, 2e-3, 2e-3, 2e-3))
+  expect_equal(pgbb_learning_rate(c(1e4, 3e4, 4e4), 1, joint = TRUE), c(1e-3, 1e-3, 2e-3))
+  # Other fits keep 1e-3 whatever n and epsilon, one value per n.
+  expect_equal(pgbb_learning_rate(n[1:3], 1e6), rep(1e-3, 3))
+  # The step never falls as n or epsilon grows.
+  grid <- round(seq(1e3, 5e5, length.out = 100))
+  expect_false(is.unsorted(pgbb_learning_rate(grid, 1, joint = TRUE)))
+  expect_false(is.unsorted(vapply(c(0.1, 0.5, 1, 2, 4, 8, Inf), function(e) pgbb_learning_rate(3e4, e, TRUE), 0)))
+  for (bad in list(0, -1, NA, "1", c(1, 2)))
+    expect_error(pgbb_learning_rate(1e4, bad, joint = TRUE), "'epsilon'")
+  expect_error(pgbb_learning_rate(2.5, 1), "'n'")
+  expect_error(pgbb_learning_rate(1e4, 1, joint = NA), "'joint'")
 })
 
 test_that("pgbb_rate() is SM S3.2's 0.1 up to 50,000 records, then 5,000 records per step", {
@@ -50,6 +68,7 @@ test_that("pgbb_control() leaves T and q to n unless given; paper = TRUE is T = 
   expect_error(pgbb_control(iterations = 0), "'iterations'")
   expect_error(pgbb_control(iterations = "many"), "'iterations'")
   expect_output(print(pgbb_control()), "pgbb_iterations\\(n\\)")
+  expect_output(print(pgbb_control()), "pgbb_learning_rate\\(n, epsilon, joint\\)")
 })
 
 # The rules must reach the trainer: the ledger holds the rate and the
@@ -72,13 +91,19 @@ test_that("pgbb() trains pgbb_iterations(n) iterations at pgbb_rate(n) by defaul
   expect_identical(f_big$control$iterations, 12000L)
   expect_equal(f_big$control$rate, 1 / 120)
   expect_equal(c(f_big$ledger$mc, f_big$fit$training$learning_rate), c(1, 1e-3))
-  # A joint quantile fit takes SM S3.3's sizes: K = 5, twice its step, q = 0.01
-  # from 50,000 records (here 400 records: 500 per step caps q at 0.1).
+  # A joint quantile fit takes SM S3.3's sizes: K = 5, q = 0.01 from 50,000
+  # records (here 400 records: 500 per step caps q at 0.1), and its step
+  # follows n epsilon: 1e-3 at epsilon = 1, 2e-3 without noise (private =
+  # FALSE ignores the epsilon given) or at n epsilon above 3e4.
   d <- data.frame(x = runif(400)); d$y <- d$x + rnorm(400)
-  jq <- pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), epsilon = 1, progress = FALSE,
-             bounds = list(x = c(0, 1), .response = c(-4, 5)),
-             control = pgbb_control(hidden = 4, draws = 20, iterations = 50))
-  expect_equal(c(jq$ledger$mc, jq$ledger$rate, jq$fit$training$learning_rate, jq$ledger$blocks), c(5, 0.1, 2e-3, 5))
+  joint_fit <- function(...) pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), progress = FALSE,
+                                  bounds = list(x = c(0, 1), .response = c(-4, 5)),
+                                  control = pgbb_control(hidden = 4, draws = 20, iterations = 50), ...)
+  jq <- joint_fit(epsilon = 1)
+  expect_equal(c(jq$ledger$mc, jq$ledger$rate, jq$fit$training$learning_rate, jq$ledger$blocks), c(5, 0.1, 1e-3, 5))
+  expect_equal(jq$control$learning_rate, 1e-3)
+  expect_equal(joint_fit(epsilon = 300)$fit$training$learning_rate, 2e-3)
+  expect_equal(joint_fit(epsilon = 1, private = FALSE)$fit$training$learning_rate, 2e-3)
   given <- pgbb(y ~ 1, small, loss = "mean", epsilon = 1, bounds = b, progress = FALSE,
                 control = pgbb_control(hidden = 4, draws = 20, iterations = 400, rate = 0.3))
   expect_equal(given$ledger$iterations * given$ledger$runs, 400)
