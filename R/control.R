@@ -5,8 +5,8 @@
 #' accountant) follow the PGBB paper (Section 5, SM S3.2-S3.3); how the budget
 #' is spent and the intervals are formed is the package's own, measured on the
 #' paper's real data and simulations (see [pgbb()], 'Noise-aware intervals'):
-#' five pooled trainings on one partition, tail averaging at twice the paper's
-#' step, each quantile level clipped at its own bound, and a generator whose
+#' five pooled trainings on one partition, tail averaging at up to twice the
+#' paper's step, each quantile level clipped at its own bound, and a generator whose
 #' spread may differ between levels. `paper = TRUE`
 #' restores the paper's single training (Algorithms 1 and 2) for
 #' reproductions. None of the settings may be chosen by looking at the

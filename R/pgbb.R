@@ -97,7 +97,7 @@
 #'   as a t on `blocks - 1` (on a mean, n = 2,000, 2,000 data sets: one
 #'   partition's 95% interval covered 0.865 at S = 5 and 0.934 at S = 20
 #'   without the t, 0.950 and 0.948 with it).
-#' - **Tail averaging at twice the paper's step** (`learning_rate = 1e-3`,
+#' - **Tail averaging at up to twice the paper's step** (`learning_rate = 1e-3`,
 #'   and 2e-3 for a joint quantile fit, twice SM S3.3's 1e-3, unless
 #'   `n * epsilon <= 30000`: [pgbb_learning_rate()];
 #'   `lr_floor = 0.1`, `average_from = 0.5`): each run's generator is the

@@ -76,7 +76,10 @@ configs <- list(
   # sets nothing. pure_default is the package's defaults since 2026-12-06
   # (rules in n, SM S3.3's K = 5 and 2e-3 for a joint quantile fit);
   # pure_sm32 the defaults before (T = 10,000, q = 0.1, K = 1, 1e-3);
-  # pure_lr1 the present defaults at SM S3.3's own step.
+  # pure_lr1 the present defaults at SM S3.3's own step. Every pure_default row
+  # was measured before pgbb_learning_rate() (2026-12-06), at 2e-3; since then
+  # the default is pure_lr1 at n epsilon <= 30,000 (the --subsample rows that
+  # chose it) and pure_default above.
   pure_default = list(),
   pure_sm32 = list(iterations = 10000, rate = 0.1, mc = 1, learning_rate = 1e-3),
   pure_lr1 = list(learning_rate = 1e-3),
