@@ -322,7 +322,12 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
 #' - above: from `n * epsilon` = 40,000 to 120,000 (natality) 1e-3 still
 #'   narrows the intervals (0.66-0.83 times as wide), but NOSMOKE and CIGAR are
 #'   covered 0.90-0.92 against 0.95-0.97, and at 200,000 (50,000 births,
-#'   `epsilon = 4`) 0.83 against 0.97; hence 2e-3 there.
+#'   `epsilon = 4`) 0.83 against 0.97; hence 2e-3 there. 1e-3 for twice the
+#'   iterations (`pure_lr1_T2`) restored that coverage (0.94-0.98) but not the
+#'   width: 0.82-0.95 times 2e-3's on 10,000 and 20,000 births at `epsilon =
+#'   4`, 1.11 times on the 50,000, and Census education at `epsilon = 1` 3.08
+#'   %/yr against 2.98, at twice the compute (more iterations, more noise per
+#'   step).
 #' The same subsamples settle the joint rate below 50,000 records: q = 0.1
 #' instead of `pgbb_rate()`'s 500 expected records per step gave the same
 #' MAE, width and coverage (natality at 10,000 births, `epsilon = 1`: MAE

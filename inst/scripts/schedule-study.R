@@ -83,6 +83,15 @@ configs <- list(
   pure_default = list(),
   pure_sm32 = list(iterations = 10000, rate = 0.1, mc = 1, learning_rate = 1e-3),
   pure_lr1 = list(learning_rate = 1e-3),
+  # SM S3.3's step for twice pgbb_iterations() (10,000 at these n): as far
+  # travelled as 2e-3 over T, with half the step's wandering but the noise of
+  # twice the releases. Measured (10 releases each, 2026-12-06): not better
+  # than the rule at twice the compute. Census at eps = 1 education 3.08 %/yr
+  # wide (pure_lr1 2.67, pure_default 2.98); natality at eps = 4 NOSMOKE and
+  # CIGAR covered 0.98 / 0.96 like pure_default but 1.11 times as wide; on
+  # 10,000 and 20,000 births at eps = 4 0.82-0.95 times pure_default's widths
+  # at its coverage (0.94-0.96).
+  pure_lr1_T2 = list(learning_rate = 1e-3, iterations = 20000),
   # The present defaults at other Poisson rates (q = 0.1 as in SM S3.2), with
   # K = 5 and with K = 1: the joint rule's 500 records per step below 50,000
   # records (pgbb_rate()) against 10% of the records.
