@@ -156,7 +156,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   .check_positive(huber_kappa, "huber_kappa")
   .check_positive(scale, "scale")
   d <- .loss_dim(loss, p)
-  names <- .coef_names(loss, colnames(x))
+  names <- .coef_names(loss, .design_names(x))
   if (is.null(start)) start <- c(rep(0, p), if (loss == "huber") 1)
   if (!is.numeric(start) || length(start) != d || anyNA(start) || (loss == "huber" && start[d] <= 0))
     .arg_fail("start", sprintf("a numeric vector of length %d%s", d,

@@ -306,7 +306,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 
   # Public bounds ---------------------------------------------------------
   d <- .loss_dim(loss, p)
-  coefnames <- .coef_names(loss, colnames(x))
+  coefnames <- .coef_names(loss, .design_names(x))
   box <- .parse_box(box, d, coefnames, .loss_log_coords(loss, d), loss)
   if (is.null(x_bounds)) {
     if (.loss_needs_y(loss))
@@ -416,7 +416,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     joint = joint,
     shared_partition = shared && runs > 1L,
     box = .box_matrix(box, coefnames),
-    x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, colnames(x)),
+    x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, .design_names(x)),
     y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
     x_norm = x_norm,
     ledger = ledger,
@@ -490,7 +490,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   invisible(TRUE)
 }
 
-# x as a numeric matrix with column names.
+# x as a numeric matrix (its names: .design_names()).
 .as_design <- function(x, loss) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (!is.numeric(x)) .arg_fail("x", "a numeric matrix (one row per record)")
@@ -501,10 +501,14 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   # storage.mode<- duplicates x even when it is already double (a full copy of
   # the design at natality scale), so convert only when needed.
   if (!is.double(x)) storage.mode(x) <- "double"
-  if (is.null(colnames(x))) colnames(x) <- paste0("x", seq_len(ncol(x)))
   if (loss == "exponential" && ncol(x) != 1L) .arg_fail("x", "a single column for loss 'exponential'")
   x
 }
+
+# The design's column names, x1, x2, ... where it has none. They are not set on
+# x itself: colnames<- duplicates the matrix (a full copy of the design at
+# natality scale).
+.design_names <- function(x) colnames(x) %||% paste0("x", seq_len(ncol(x)))
 
 .check_response <- function(y, n, loss) {
   if (!.loss_needs_y(loss)) {

@@ -170,6 +170,17 @@ class ExactSum {
 
   double resolution() const { return unscale_; }
 
+  /// Whether the sum is the plain (unclipped) one, which has no grid.
+  bool plain() const { return !plain_.empty(); }
+
+  /// The grid's power of two: a term t is added as trunc(t * grid_scale()).
+  double grid_scale() const { return scale_; }
+
+  /// Adds to coordinate k a value already on the grid: an integer, itself an
+  /// exact sum of truncated terms of the same bound (a caller's lane partials,
+  /// trainer.h), so the addition is exact like every other.
+  void add_grid(int k, double integer) { acc_[static_cast<size_t>(k)] += integer; }
+
  private:
   std::vector<double> acc_;    // grid integers (exact in double below 2^53)
   std::vector<double> plain_;  // non-empty only for an infinite bound

@@ -94,6 +94,16 @@ using pgbb::norm_pdf;
 /// a table lookup and a cubic. The value is clamped into [0, 1], so the score
 /// (1 - tau) - Phi stays within [-tau, 1 - tau], the bound the clip of SM
 /// S3.3 assumes (the trainer also clips every record's gradient).
+#ifdef PGBB_CDF_TABLE_AVX
+/// mask ? a : b lane by lane, for masks of all ones or all zeros (from a
+/// comparison), in bitwise operations: GCC 12 compiles _mm256_blendv_pd with
+/// such masks into a test and a branch per lane, which mispredict whenever
+/// the lanes disagree.
+__attribute__((target("avx"), always_inline)) inline __m256d select4(__m256d mask, __m256d a, __m256d b) {
+  return _mm256_or_pd(_mm256_and_pd(mask, a), _mm256_andnot_pd(mask, b));
+}
+#endif
+
 class NormalCdfTable {
  public:
   static constexpr double kLimit = 9.0;
@@ -160,11 +170,11 @@ class NormalCdfTable {
     v = _mm256_add_pd(v, _mm256_mul_pd(a2, c2));
     v = _mm256_add_pd(v, _mm256_mul_pd(a3, c3));
     const __m256d zero = _mm256_setzero_pd();
-    v = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(v, zero, _CMP_LT_OQ));
-    v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(v, one, _CMP_GT_OQ));
-    v = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(vz, neg_lim, _CMP_LE_OQ));
-    v = _mm256_blendv_pd(v, one, _mm256_cmp_pd(vz, lim, _CMP_GE_OQ));
-    return _mm256_blendv_pd(v, vz, _mm256_cmp_pd(vz, vz, _CMP_UNORD_Q));
+    v = select4(_mm256_cmp_pd(v, zero, _CMP_LT_OQ), zero, v);
+    v = select4(_mm256_cmp_pd(v, one, _CMP_GT_OQ), one, v);
+    v = select4(_mm256_cmp_pd(vz, neg_lim, _CMP_LE_OQ), zero, v);
+    v = select4(_mm256_cmp_pd(vz, lim, _CMP_GE_OQ), one, v);
+    return select4(_mm256_cmp_pd(vz, vz, _CMP_UNORD_Q), vz, v);
   }
 #endif
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "blocking.h"
@@ -289,6 +290,86 @@ inline void dot_and_norm(const double* th, const float* x, int p, double* e, dou
 #endif
 }
 
+/// Most columns the columnar record pass handles (its buffers live on the stack).
+constexpr int kColumnsMax = 32;
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+/// The first pass of the record loop for float rows, four records at a time:
+/// each block of four values of four rows is transposed (one column of four
+/// records per vector), widened to double and kept in cols[j * ld + i] for the
+/// sum; e = x'beta and ||x||^2 are formed exactly as dot_and_norm() forms them
+/// (even and odd columns in two partial sums, added last), one record per
+/// lane, so with the same bits. A last group of fewer than four repeats the
+/// chunk's last row (its lanes are not used). next: the rows to prefetch, two
+/// per group of four (the first half of the next chunk; the caller's clip
+/// pass prefetches the second half, see accumulate_subset_body()).
+__attribute__((target("avx"))) inline void columns4_dot_and_norm(const float* const* rows, int nc, int p,
+                                                                 const double* th, double* cols, int ld,
+                                                                 double* xb, double* xx,
+                                                                 const float* const* next, int n_next) {
+  for (int g = 0; g < nc; g += 4) {
+    const float* r[4];
+    for (int k = 0; k < 4; ++k) r[k] = rows[std::min(g + k, nc - 1)];
+    for (int k = g / 2; k < g / 2 + 2 && k < n_next; ++k) __builtin_prefetch(next[k]);
+    __m256d b0 = _mm256_setzero_pd(), b1 = b0, n0 = b0, n1 = b0;
+    // A row holds p values, the response and the block (RowStore), padded to a
+    // multiple of four: the last block of four stays inside the row.
+    for (int j0 = 0; j0 < p; j0 += 4) {
+      __m128 a0 = _mm_loadu_ps(r[0] + j0), a1 = _mm_loadu_ps(r[1] + j0);
+      __m128 a2 = _mm_loadu_ps(r[2] + j0), a3 = _mm_loadu_ps(r[3] + j0);
+      _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+      const __m128 col[4] = {a0, a1, a2, a3};
+      const int tmax = std::min(4, p - j0);
+      for (int t = 0; t < tmax; ++t) {
+        const int j = j0 + t;
+        const __m256d v = _mm256_cvtps_pd(col[t]);
+        _mm256_store_pd(cols + static_cast<size_t>(j) * ld + g, v);
+        const __m256d bv = _mm256_mul_pd(_mm256_set1_pd(th[j]), v), nv = _mm256_mul_pd(v, v);
+        if (j & 1) {
+          b1 = _mm256_add_pd(b1, bv);
+          n1 = _mm256_add_pd(n1, nv);
+        } else {
+          b0 = _mm256_add_pd(b0, bv);
+          n0 = _mm256_add_pd(n0, nv);
+        }
+      }
+    }
+    // g + 4 <= kChunk: the unused lanes of a last group land in the buffers' tail.
+    _mm256_storeu_pd(xb + g, _mm256_add_pd(b0, b1));
+    _mm256_storeu_pd(xx + g, _mm256_add_pd(n0, n1));
+  }
+}
+
+/// The last pass for the columns of columns4_dot_and_norm(): lanes[4 j + k] +=
+/// trunc(coef_i 2^e x_ij) for the records i of lane k, the same terms, with
+/// the same mask, as ExactSum::add_scaled() (every one an integer on the
+/// grid, so the lane partials and their total are exact: the caller adds
+/// them with ExactSum::add_grid()). coef must hold zeros from nc to the next
+/// multiple of four. A group with a scaled factor not below
+/// 2^1000 goes through add_scaled() record by record, as there.
+__attribute__((target("avx"))) inline void columns4_add_truncated(const double* cols, int ld, const double* coef,
+                                                                  int nc, int p, const float* const* rows,
+                                                                  double* lanes, ExactSum& sum) {
+  const __m256d scale = _mm256_set1_pd(sum.grid_scale()), lim = _mm256_set1_pd(0x1p53),
+                big = _mm256_set1_pd(0x1p1000), sign = _mm256_set1_pd(-0.0);
+  for (int g = 0; g < nc; g += 4) {
+    // coef holds zeros past nc up to the group's end (the caller's padding).
+    const __m256d cs = _mm256_mul_pd(_mm256_loadu_pd(coef + g), scale);
+    if (_mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, cs), big, _CMP_LT_OQ)) != 0xF) {
+      for (int k = 0; k < 4 && g + k < nc; ++k) sum.add_scaled(coef[g + k], rows[g + k], p);
+      continue;
+    }
+    for (int j = 0; j < p; ++j) {
+      const __m256d y = _mm256_mul_pd(cs, _mm256_load_pd(cols + static_cast<size_t>(j) * ld + g));
+      const __m256d ok = _mm256_cmp_pd(_mm256_andnot_pd(sign, y), lim, _CMP_LT_OQ);
+      const __m256d t = _mm256_and_pd(_mm256_round_pd(y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), ok);
+      _mm256_store_pd(lanes + 4 * j, _mm256_add_pd(_mm256_load_pd(lanes + 4 * j), t));
+    }
+  }
+}
+#endif
+
 }  // namespace detail
 
 /// @brief Step 4 of train(): sum += sum_{j in B} w-bar_j clip_C(grad l(theta; x_j)).
@@ -304,8 +385,12 @@ inline void dot_and_norm(const double* th, const float* x, int p, double* e, dou
 /// chunks of kChunk: first e = x'beta and ||x||^2 of every record of the chunk
 /// (independent chains, so the CPU overlaps them instead of waiting on one
 /// record's additions), then the scores a and the factors f = min(1, cap /
-/// ||(a x, extra)||), then s += w f (a x, extra) from rows still in L1. Other
-/// losses form each gradient and clip it with clip_to_norm().
+/// ||(a x, extra)||), then s += w f (a x, extra) from rows still in L1. With
+/// AVX and float rows of at most kColumnsMax values the first and last steps
+/// take four records at a time, as columns, with the same bits; the x part of
+/// the sum is then kept in four exact lane partials per coordinate and added
+/// to `sum` at the end (ExactSum::add_grid()). Other losses form each gradient
+/// and clip it with clip_to_norm().
 template <class Loss, class Scalar, bool kAvx = false>
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -322,34 +407,69 @@ inline void accumulate_subset_body(const Loss& loss, const RowStore<Scalar>& dat
                 "a loss with kLogScore must use the generic path (kExtra = -1)");
   if constexpr (Loss::kExtra >= 0) {
     constexpr int m = Loss::kExtra;
+#if defined(__GNUC__) && defined(__x86_64__)
+    // Float rows four records at a time, as columns
+    // (detail::columns4_dot_and_norm(), detail::columns4_add_truncated()):
+    // the same operations on every value as the row-wise path, so the same
+    // bits, in fewer instructions (no scalar tail of a row's p values).
+    constexpr bool kColumnar = kAvx && std::is_same_v<Scalar, float>;
+#else
+    constexpr bool kColumnar = false;
+#endif
+    [[maybe_unused]] const bool columnar = kColumnar && p <= detail::kColumnsMax && !sum.plain();
     const Scalar* rows[kChunk];
-    double coef[kChunk], xb[kChunk], xx[kChunk], extra[kChunk][m > 0 ? m : 1];
+    double coef[kChunk], xb[kChunk], xx[kChunk], yv[kChunk], extra[kChunk][m > 0 ? m : 1];
+#if defined(__GNUC__) && defined(__x86_64__)
+    alignas(32) double cols[kColumnar ? detail::kColumnsMax : 1][kColumnar ? kChunk : 1];
+    alignas(32) double lanes[kColumnar ? detail::kColumnsMax : 1][4];
+    if constexpr (kColumnar)
+      if (columnar) std::fill(&lanes[0][0], &lanes[0][0] + 4 * p, 0.0);
+#endif
 #if defined(__GNUC__)
     for (size_t i = 0; i < std::min<size_t>(kChunk, nb); ++i) __builtin_prefetch(data.row(B[i]));
 #endif
     for (size_t c0 = 0; c0 < nb; c0 += kChunk) {
       const int nc = static_cast<int>(std::min<size_t>(kChunk, nb - c0));
       for (int i = 0; i < nc; ++i) rows[i] = data.row(B[c0 + i]);
+      // Rows of a subset are scattered over the design, so the rows of the
+      // next chunk are prefetched: the first half during the first pass, the
+      // second half during the clip pass, one request for every second
+      // record. Issued in one burst (one per record of the first pass), the
+      // requests outnumber the CPU's outstanding misses and the prefetches
+      // themselves stall (about 1.1x slower at the natality scale,
+      // bench/README.md).
+      const Scalar* next[kChunk];
+      int n_next = 0;
+      for (; n_next < kChunk && c0 + kChunk + n_next < nb; ++n_next) next[n_next] = data.row(B[c0 + kChunk + n_next]);
       // Three passes over the chunk, each a loop of independent records, so
       // the CPU overlaps the records' latency chains (dot product, division,
       // score, clip) instead of waiting on one record at a time.
-      for (int i = 0; i < nc; ++i) {
-#if defined(__GNUC__)
-        // Rows of a subset are scattered over the design: prefetch the row of
-        // the next chunk, one per record so the requests stay spread out.
-        if (c0 + kChunk + i < nb) __builtin_prefetch(data.row(B[c0 + kChunk + i]));
-#endif
-        detail::dot_and_norm(th, rows[i], p, &xb[i], &xx[i]);
+      bool done = false;
+#if defined(__GNUC__) && defined(__x86_64__)
+      if constexpr (kColumnar) {
+        if (columnar) {
+          detail::columns4_dot_and_norm(rows, nc, p, th, &cols[0][0], kChunk, xb, xx, next, n_next);
+          done = true;
+        }
       }
+#endif
+      if (!done)
+        for (int i = 0; i < nc; ++i) {
+#if defined(__GNUC__)
+          if ((i & 1) == 0 && i / 2 < n_next) __builtin_prefetch(next[i / 2]);
+#endif
+          detail::dot_and_norm(th, rows[i], p, &xb[i], &xx[i]);
+        }
+      for (int i = 0; i < nc; ++i) yv[i] = static_cast<double>(rows[i][p]);
       if constexpr (kAvx && has_score_avx<Loss>::value) {
-        double yv[kChunk];
-        for (int i = 0; i < nc; ++i) yv[i] = static_cast<double>(rows[i][p]);
         loss.score_avx(xb, yv, tau, coef, nc);  // the same bits as score(), four records at a time
       } else {
-        for (int i = 0; i < nc; ++i)
-          coef[i] = loss.score(th, xb[i], static_cast<double>(rows[i][p]), tau, extra[i]);
+        for (int i = 0; i < nc; ++i) coef[i] = loss.score(th, xb[i], yv[i], tau, extra[i]);
       }
       for (int i = 0; i < nc; ++i) {
+#if defined(__GNUC__)
+        if ((i & 1) == 0 && kChunk / 2 + i / 2 < n_next) __builtin_prefetch(next[kChunk / 2 + i / 2]);
+#endif
         const double a = coef[i];
         double norm2 = a * a * xx[i];
         for (int e = 0; e < m; ++e) norm2 += extra[i][e] * extra[i][e];
@@ -360,14 +480,32 @@ inline void accumulate_subset_body(const Loss& loss, const RowStore<Scalar>& dat
         if (!std::isfinite(coef[i])) coef[i] = 0.0, f = 0.0;
         for (int e = 0; e < m; ++e) extra[i][e] *= w * f;
       }
-      for (int i = 0; i < nc; ++i) {
+      done = false;
 #if defined(__GNUC__) && defined(__x86_64__)
-        if constexpr (kAvx) sum.add_scaled_avx(coef[i], rows[i], p); else
-#endif
-        sum.add_scaled(coef[i], rows[i], p);
-        for (int e = 0; e < m; ++e) sum.add(p + e, extra[i][e]);
+      if constexpr (kColumnar) {
+        if (columnar) {
+          for (int i = nc; i < kChunk && (i & 3); ++i) coef[i] = 0.0;
+          detail::columns4_add_truncated(&cols[0][0], kChunk, coef, nc, p, rows, &lanes[0][0], sum);
+          for (int i = 0; i < nc; ++i)
+            for (int e = 0; e < m; ++e) sum.add(p + e, extra[i][e]);
+          done = true;
+        }
       }
+#endif
+      if (!done)
+        for (int i = 0; i < nc; ++i) {
+#if defined(__GNUC__) && defined(__x86_64__)
+          if constexpr (kAvx) sum.add_scaled_avx(coef[i], rows[i], p); else
+#endif
+          sum.add_scaled(coef[i], rows[i], p);
+          for (int e = 0; e < m; ++e) sum.add(p + e, extra[i][e]);
+        }
     }
+#if defined(__GNUC__) && defined(__x86_64__)
+    if constexpr (kColumnar)
+      if (columnar)
+        for (int j = 0; j < p; ++j) sum.add_grid(j, (lanes[j][0] + lanes[j][1]) + (lanes[j][2] + lanes[j][3]));
+#endif
   } else {
     for (size_t i = 0; i < nb; ++i) {
 #if defined(__GNUC__)

@@ -52,3 +52,25 @@ test_that("pgbb_fit() on an integer design gives the same fit as on the same val
   set.seed(4); f2 <- do.call(pgbb_fit, c(list(x = xi + 0), args))
   expect_equal(f1$draws, f2$draws)
 })
+
+test_that("pgbb_fit() neither copies a design without column names nor loses its names", {
+  skip_if_not(capabilities("profmem"))
+  set.seed(5)
+  x <- cbind(1, matrix(runif(400), 200, 2))   # no column names
+  y <- rnorm(200)
+  args <- list(y = y, loss = "huber", sigma = 0, box = rbind(c(-5, 5), c(-5, 5), c(-5, 5), c(0.01, 5)),
+               x_bounds = c(0, 1), blocks = 5, rate = 1, iterations = 5, hidden = 4, draws = 10,
+               progress = FALSE)
+  # tracemem() prints a line for every duplication of x; colnames<- on the
+  # caller's matrix was one (a full copy of the design at natality scale).
+  tracemem(x)
+  on.exit(untracemem(x), add = TRUE)
+  out <- utils::capture.output(fit <- do.call(pgbb_fit, c(list(x = x), args)))
+  untracemem(x)
+  expect_false(any(grepl("tracemem[", out, fixed = TRUE)))
+  expect_identical(colnames(fit$draws), c("x1", "x2", "x3", "scale"))
+  # The same names as a fit of the same matrix with them set by the user.
+  xn <- x
+  colnames(xn) <- c("x1", "x2", "x3")
+  expect_identical(colnames(do.call(pgbb_fit, c(list(x = xn), args))$draws), colnames(fit$draws))
+})
