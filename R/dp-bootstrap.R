@@ -309,8 +309,8 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   .check_finite_numeric(x, "x")
   n <- nrow(x)
   p <- ncol(x)
-  if (is.null(colnames(x))) colnames(x) <- paste0("x", seq_len(p))
-  if (any(colnames(x) == "scale")) .arg_fail("x", "free of a column named 'scale' (reserved for the Huber scale)")
+  xnames <- .design_names(x)   # not set on x: colnames<- would copy the design
+  if (any(xnames == "scale")) .arg_fail("x", "free of a column named 'scale' (reserved for the Huber scale)")
   if (is.null(y) || !is.numeric(y) || length(y) != n)
     .arg_fail("y", sprintf("a numeric response vector of length %d (nrow(x))", n))
   .check_finite_numeric(y, "y")
@@ -334,7 +334,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   sd_out <- .discrete_noise(sigma_e, sens, p + 1L)$sd
   draws <- cpp_dpb_huber(xc, as.numeric(y), huber_c, huber_kappa, lambda, tol, as.integer(B),
                          sigma_e, sens, .rng_seed())
-  colnames(draws) <- c(colnames(x), "scale")
+  colnames(draws) <- c(xnames, "scale")
   iv <- .dpb_huber_interval(draws, sd_out, level)
   ledger <- .dpb_ledger("ridge Huber", budget, sens, sigma_e, B, n)
   ledger$released_sd <- c(replicate = sd_out)

@@ -366,12 +366,12 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
   if (ncol(x) > 40L) .arg_fail("x", "a design with at most 40 columns")
   n <- nrow(x)
   p <- ncol(x)
-  if (is.null(colnames(x))) colnames(x) <- paste0("x", seq_len(p))
-  if (any(colnames(x) == "sigma")) .arg_fail("x", "free of a column named 'sigma' (reserved for the error sd)")
+  xnames <- .design_names(x)   # not set on x: colnames<- would copy the design
+  if (any(xnames == "sigma")) .arg_fail("x", "free of a column named 'sigma' (reserved for the error sd)")
   if (is.null(y)) .arg_fail("y", "given for family \"linear\" (the response)")
   if (!is.numeric(y) || length(y) != n) .arg_fail("y", sprintf("a numeric vector of length %d (nrow(x))", n))
   .check_finite_numeric(y, "y")
-  storage.mode(x) <- "double"
+  if (!is.double(x)) storage.mode(x) <- "double"   # storage.mode<- copies even a double matrix
   b <- .ng_linear_bounds(bounds)
   if (!is.numeric(split) || length(split) != 3L || anyNA(split) || any(split <= 0) ||
       sum(split) > 1 + 1e-12)
@@ -422,7 +422,7 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
                            "released moments may be pure noise). Use a larger budget or sample size."),
                     100 * g$stays / schedule[["iterations"]]), call. = FALSE)
   draws <- cbind(g$theta, sqrt(g$sigma2))
-  colnames(draws) <- c(colnames(x), "sigma")
+  colnames(draws) <- c(xnames, "sigma")
   ess <- .ng_check_mixing(draws, schedule)
   ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta,
                  mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",

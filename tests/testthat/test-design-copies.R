@@ -74,3 +74,26 @@ test_that("pgbb_fit() neither copies a design without column names nor loses its
   colnames(xn) <- c("x1", "x2", "x3")
   expect_identical(colnames(do.call(pgbb_fit, c(list(x = xn), args))$draws), colnames(fit$draws))
 })
+
+test_that("the NoisyGibbs and DP-Bootstrap baselines do not copy a design without column names", {
+  skip_if_not(capabilities("profmem"))
+  set.seed(6)
+  n <- 300
+  x <- matrix(runif(2 * n, -1, 1), n, 2)   # double, no column names
+  y <- drop(x %*% c(1, -1)) + rnorm(n)
+  traced <- function(expr) {
+    tracemem(x)
+    on.exit(untracemem(x))
+    utils::capture.output(value <- suppressWarnings(expr))
+  }
+  # colnames<- and an unconditional storage.mode<- on the caller's matrix
+  # each printed a tracemem line here.
+  out <- traced(ng <- noisy_gibbs(x, y, loss = "linear", epsilon = 1, delta = 1 / n,
+                                  bounds = c(x = 1, y = 10)))
+  expect_false(any(grepl("tracemem[", out, fixed = TRUE)))
+  expect_identical(colnames(ng$draws), c("x1", "x2", "sigma"))
+  out <- traced(db <- dp_bootstrap(x, y, loss = "ridge_huber", epsilon = 1, delta = 1 / n,
+                                   bounds = c(x = 1), B = 5))
+  expect_false(any(grepl("tracemem[", out, fixed = TRUE)))
+  expect_identical(colnames(db$draws), c("x1", "x2", "scale"))
+})
