@@ -306,7 +306,8 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 
   # Public bounds ---------------------------------------------------------
   d <- .loss_dim(loss, p)
-  coefnames <- .coef_names(loss, .design_names(x))
+  xnames <- .design_names(x)
+  coefnames <- .coef_names(loss, xnames)
   box <- .parse_box(box, d, coefnames, .loss_log_coords(loss, d), loss)
   if (is.null(x_bounds)) {
     if (.loss_needs_y(loss))
@@ -416,7 +417,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
     joint = joint,
     shared_partition = shared && runs > 1L,
     box = .box_matrix(box, coefnames),
-    x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, .design_names(x)),
+    x_bounds = if (is.null(xr)) NULL else .box_matrix(xr, xnames),
     y_bounds = if (is.null(yr)) NULL else c(lower = yr$lower, upper = yr$upper),
     x_norm = x_norm,
     ledger = ledger,

@@ -59,17 +59,22 @@ __attribute__((target("avx"))) inline __m256d load4_pd<double>(const double* x) 
   return _mm256_loadu_pd(x);
 }
 
+/// The grid integers that four scaled terms y add: trunc(y) (exact), and 0
+/// for a term not below 2^53 or NaN (the ordered comparison is false for
+/// them), as add_truncated_portable() does one at a time.
+__attribute__((target("avx"), always_inline)) inline __m256d truncate_on_grid4(__m256d y) {
+  const __m256d ok = _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), y), _mm256_set1_pd(0x1p53), _CMP_LT_OQ);
+  return _mm256_and_pd(_mm256_round_pd(y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), ok);
+}
+
 /// Four terms at a time: multiply (correctly rounded, no fused operation),
-/// truncate toward zero (exact), mask out terms not below 2^53 and NaN (the
-/// ordered comparison is false for them), add (exact on the grid).
+/// truncate onto the grid, add (exact on the grid).
 template <class X>
 __attribute__((target("avx"))) inline void add_truncated_avx(double* acc, double cs, const X* x, int p) {
-  const __m256d c = _mm256_set1_pd(cs), lim = _mm256_set1_pd(0x1p53), sign = _mm256_set1_pd(-0.0);
+  const __m256d c = _mm256_set1_pd(cs);
   int j = 0;
   for (; j + 4 <= p; j += 4) {
-    const __m256d y = _mm256_mul_pd(c, load4_pd(x + j));
-    const __m256d ok = _mm256_cmp_pd(_mm256_andnot_pd(sign, y), lim, _CMP_LT_OQ);
-    const __m256d t = _mm256_and_pd(_mm256_round_pd(y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), ok);
+    const __m256d t = truncate_on_grid4(_mm256_mul_pd(c, load4_pd(x + j)));
     _mm256_storeu_pd(acc + j, _mm256_add_pd(_mm256_loadu_pd(acc + j), t));
   }
   add_truncated_portable(acc + j, cs, x + j, p - j);
@@ -93,6 +98,11 @@ inline void add_truncated(double* acc, double cs, const X* x, int p) {
 
 class ExactSum {
  public:
+  /// add_scaled() multiplies x by c 2^e only while |c 2^e| is below this (so
+  /// that (c 2^e) x and (c x) 2^e are the same double); a larger factor goes
+  /// term by term through add().
+  static constexpr double kMaxScaledFactor = 0x1p1000;
+
   /// `bound`: a public upper bound on sum_j |t_jk| for every coordinate k (for
   /// weighted clipped gradients with weights summing to at most W, W C).
   ExactSum(int d, double bound)
@@ -129,7 +139,7 @@ class ExactSum {
   template <class X>
   void add_scaled(double c, const X* x, int p) {
     const double cs = c * scale_;
-    if (!plain_.empty() || !(std::fabs(cs) < 0x1p1000)) {
+    if (!plain_.empty() || !(std::fabs(cs) < kMaxScaledFactor)) {
       for (int j = 0; j < p; ++j) add(j, c * static_cast<double>(x[j]));
       return;
     }
@@ -142,7 +152,7 @@ class ExactSum {
   template <class X>
   __attribute__((target("avx"))) void add_scaled_avx(double c, const X* x, int p) {
     const double cs = c * scale_;
-    if (!plain_.empty() || !(std::fabs(cs) < 0x1p1000)) {
+    if (!plain_.empty() || !(std::fabs(cs) < kMaxScaledFactor)) {
       for (int j = 0; j < p; ++j) add(j, c * static_cast<double>(x[j]));
       return;
     }

@@ -342,17 +342,18 @@ __attribute__((target("avx"))) inline void columns4_dot_and_norm(const float* co
 }
 
 /// The last pass for the columns of columns4_dot_and_norm(): lanes[4 j + k] +=
-/// trunc(coef_i 2^e x_ij) for the records i of lane k, the same terms, with
-/// the same mask, as ExactSum::add_scaled() (every one an integer on the
-/// grid, so the lane partials and their total are exact: the caller adds
-/// them with ExactSum::add_grid()). coef must hold zeros from nc to the next
-/// multiple of four. A group with a scaled factor not below
-/// 2^1000 goes through add_scaled() record by record, as there.
+/// trunc(coef_i 2^e x_ij) for the records i of lane k, the same terms with the
+/// same mask (truncate_on_grid4()) as ExactSum::add_scaled(). Every one is an
+/// integer on the grid, so the lane partials and their total are exact: the
+/// caller adds them with ExactSum::add_grid(). coef must hold zeros from nc to
+/// the next multiple of four. A group with a scaled factor not below
+/// ExactSum::kMaxScaledFactor goes through add_scaled() record by record, as
+/// add_scaled() itself would.
 __attribute__((target("avx"))) inline void columns4_add_truncated(const double* cols, int ld, const double* coef,
                                                                   int nc, int p, const float* const* rows,
                                                                   double* lanes, ExactSum& sum) {
-  const __m256d scale = _mm256_set1_pd(sum.grid_scale()), lim = _mm256_set1_pd(0x1p53),
-                big = _mm256_set1_pd(0x1p1000), sign = _mm256_set1_pd(-0.0);
+  const __m256d scale = _mm256_set1_pd(sum.grid_scale()), big = _mm256_set1_pd(ExactSum::kMaxScaledFactor),
+                sign = _mm256_set1_pd(-0.0);
   for (int g = 0; g < nc; g += 4) {
     // coef holds zeros past nc up to the group's end (the caller's padding).
     const __m256d cs = _mm256_mul_pd(_mm256_loadu_pd(coef + g), scale);
@@ -361,9 +362,7 @@ __attribute__((target("avx"))) inline void columns4_add_truncated(const double* 
       continue;
     }
     for (int j = 0; j < p; ++j) {
-      const __m256d y = _mm256_mul_pd(cs, _mm256_load_pd(cols + static_cast<size_t>(j) * ld + g));
-      const __m256d ok = _mm256_cmp_pd(_mm256_andnot_pd(sign, y), lim, _CMP_LT_OQ);
-      const __m256d t = _mm256_and_pd(_mm256_round_pd(y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), ok);
+      const __m256d t = truncate_on_grid4(_mm256_mul_pd(cs, _mm256_load_pd(cols + static_cast<size_t>(j) * ld + g)));
       _mm256_store_pd(lanes + 4 * j, _mm256_add_pd(_mm256_load_pd(lanes + 4 * j), t));
     }
   }

@@ -2,6 +2,8 @@
 // independence, and the sensitivity property that floating-point summation lacks.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "exact_sum.h"
@@ -82,4 +84,39 @@ CORE_TEST(exact_sum_ignores_non_finite_and_checks_arguments) {
   double v;
   u.write(&v);
   CHECK(v == 1e300);
+}
+
+// add_truncated_portable() is the reference the vector kernel (and through
+// truncate_on_grid4() the trainer's columnar pass) must match bit for bit:
+// terms of either sign, exact integers, values just below and at 2^53, huge
+// and non-finite terms, and every length (the scalar tail).
+CORE_TEST(exact_sum_vector_kernel_matches_portable_reference) {
+#ifdef PGBB_EXACT_SUM_AVX
+  if (!pgbb::detail::exact_sum_has_avx()) return;
+  pgbb::Rng rng(12);
+  const double special[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 0x1p53, -0x1p53, std::nextafter(0x1p53, 0.0),
+                            -std::nextafter(0x1p53, 0.0), 1e300, -1e300, std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::quiet_NaN()};
+  int mismatches = 0;
+  for (int p = 1; p <= 19; ++p)
+    for (int rep = 0; rep < 200; ++rep) {
+      std::vector<float> xf(p);
+      std::vector<double> xd(p);
+      for (int j = 0; j < p; ++j) {
+        xd[j] = rep % 4 == 0 ? special[rng.uniform_int(sizeof special / sizeof special[0])] : 2 * rng.uniform() - 1;
+        xf[j] = static_cast<float>(2 * rng.uniform() - 1);
+      }
+      const double cs = rep % 3 == 0 ? 1.0 : std::ldexp(rng.normal(), static_cast<int>(rng.uniform_int(60)));
+      std::vector<double> a(p, 3.0), b(p, 3.0), c(p, 3.0), e(p, 3.0);
+      pgbb::detail::add_truncated_avx(a.data(), cs, xd.data(), p);
+      pgbb::detail::add_truncated_portable(b.data(), cs, xd.data(), p);
+      pgbb::detail::add_truncated_avx(c.data(), cs, xf.data(), p);
+      pgbb::detail::add_truncated_portable(e.data(), cs, xf.data(), p);
+      for (int j = 0; j < p; ++j) {
+        mismatches += std::memcmp(&a[j], &b[j], sizeof(double)) != 0;
+        mismatches += std::memcmp(&c[j], &e[j], sizeof(double)) != 0;
+      }
+    }
+  CHECK(mismatches == 0);
+#endif
 }

@@ -14,6 +14,15 @@
 
 namespace {
 
+// n records in S blocks, round robin.
+pgbb::BlockPartition round_robin(int n, int S) {
+  pgbb::BlockPartition part;
+  part.block.resize(n);
+  part.size.assign(S, 0);
+  for (int i = 0; i < n; ++i) part.block[i] = i % S, ++part.size[i % S];
+  return part;
+}
+
 template <class Loss>
 bool same_bits_as_row_wise(const Loss& loss, int p, int nb, uint64_t seed, bool extremes) {
   pgbb::Rng rng(seed);
@@ -27,10 +36,7 @@ bool same_bits_as_row_wise(const Loss& loss, int p, int nb, uint64_t seed, bool 
     y[5] = 1e30;
     x[7] = 1e30;  // a term not below 2^53 on the grid: masked out
   }
-  pgbb::BlockPartition part;
-  part.block.resize(n);
-  part.size.assign(S, 0);
-  for (int i = 0; i < n; ++i) part.block[i] = i % S, ++part.size[i % S];
+  const pgbb::BlockPartition part = round_robin(n, S);
   pgbb::RowStore<float> rows(x.data(), y.data(), n, p, &part);
   std::vector<int64_t> subset(static_cast<size_t>(nb));
   for (auto& i : subset) i = static_cast<int64_t>(rng.uniform_int(n));
@@ -84,15 +90,11 @@ CORE_TEST(record_pass_lanes_merge_exactly) {
   for (auto& v : x) v = 2 * rng.uniform() - 1;
   for (auto& v : y) v = rng.normal();
   for (auto& v : theta) v = 0.1 * rng.normal();
-  pgbb::BlockPartition part;
-  part.block.resize(n);
-  part.size.assign(S, 0);
-  for (int i = 0; i < n; ++i) part.block[i] = i % S, ++part.size[i % S];
+  const pgbb::BlockPartition part = round_robin(n, S);
   pgbb::RowStore<float> rows(x.data(), y.data(), n, p, &part);
-  std::vector<int64_t> all(n), first(all.begin(), all.begin() + 137), rest;
+  std::vector<int64_t> all(n);
   for (int i = 0; i < n; ++i) all[i] = i;
-  first.assign(all.begin(), all.begin() + 137);
-  rest.assign(all.begin() + 137, all.end());
+  const std::vector<int64_t> first(all.begin(), all.begin() + 137), rest(all.begin() + 137, all.end());
   std::vector<double> w(S, 1.0), g(p), one(p), two(p);
   const pgbb::QuantileLoss loss{p, 0.1};
   pgbb::ExactSum whole(p, n * 1.0), split(p, n * 1.0);
