@@ -238,6 +238,7 @@ vcov.bootstrap_draws <- function(object, ...) .draws_cov(object$draws)
 
 #' @export
 confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {
+  .check_no_dots("confint", ...)
   .draws_interval(object$draws, if (missing(parm)) NULL else parm, level)
 }
 

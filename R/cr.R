@@ -175,7 +175,7 @@
 # zero-width region covers nothing: say so. Only the released radius is used, so the
 # note is post-processing and costs no privacy.
 # CR-SS: the radius is released by PTR-GDP at mu / 2 with noise sd 2 b / mu, b the
-# released smooth bound. The released radius is Q + noise; when the noise sd is more
+# released smooth bound; CR-GS: with the radius's own Gaussian noise (its sd as released). The released radius is Q + noise; when the noise sd is more
 # than a third of it, the radius is uncertain by a third or more and the region can
 # be far from its level. Measured on the Table 4(a) median at n = 10,000, mu = 8 (400
 # data sets): with replacement and kappa* = 7 (multiplicity = "bound") radius / sd was
@@ -183,13 +183,12 @@
 # the noise sd fell about 9-fold and coverage was 0.83; without replacement radius / sd
 # was 7-10 (3.6-4.8 at n = 2000) and coverage 0.85. Both quantities are released:
 # post-processing.
-.cr_radius_noise_note <- function(q_tilde, radius_bound, mu, plan, fun) {
-  sd <- 2 * radius_bound / mu
+.cr_radius_noise_note <- function(q_tilde, sd, plan, fun) {
   if (!isTRUE(q_tilde > 0) || !isTRUE(3 * sd > q_tilde)) return(invisible(FALSE))
   hint <- switch(plan$multiplicity,
-    bound = sprintf(paste0(" With replacement and multiplicity = \"bound\" the smoothness is scaled by kappa* = %d;",
+    bound = sprintf(paste0(" With replacement and multiplicity = \"bound\" the radius noise is scaled by kappa* = %d;",
                            " multiplicity = \"realised\" or mode = \"wor\" reduce that."), plan$kappa),
-    realised = sprintf(" With replacement the smoothness is scaled by the realised multiplicity %d; mode = \"wor\" avoids that.",
+    realised = sprintf(" With replacement the radius noise is scaled by the realised multiplicity %d; mode = \"wor\" avoids that.",
                        plan$kappa),
     "")
   warning(structure(class = c("pgbb_radius_noise", "warning", "condition"), list(
@@ -395,6 +394,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
                    radius = .discrete_noise(sigma, radius_sens, 1L, "mu")$sd)
   rel <- cpp_cr_gs_release(as.numeric(st$theta_hat), Q, nu, Dn, sigma, radius_sens, .rng_seed())
   .cr_zero_radius_note(rel$q_tilde, "cr_gs")
+  .cr_radius_noise_note(rel$q_tilde, released_sd[["radius"]], plan, "cr_gs")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-GS", spec,
                   .privacy_record(mu, 0, plan$n, "mu-GDP (Theorem 4.2), non-asymptotic",
                                   list(noise_law = .discrete_noise_law(released_sd)),
@@ -509,7 +509,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   .cr_check_noise_scales(c(st$ss_full, tau_m * s), c(st$ss_full, tau_m * s) / mu, "cr_ss")
   rel <- cpp_cr_ss_release(st$theta_hat, st$ss_full, beta, Q, tau_m * s, plan$kappa, mu, delta, .rng_seed())
   .cr_zero_radius_note(rel$q_tilde, "cr_ss")
-  .cr_radius_noise_note(rel$q_tilde, rel$radius_bound, mu, plan, "cr_ss")
+  .cr_radius_noise_note(rel$q_tilde, 2 * rel$radius_bound / mu, plan, "cr_ss")
   .new_private_cr(rel$center, rel$q_tilde, tau_n, alpha, plan, "CR-SS", spec,
                   .privacy_record(mu, delta, plan$n, "(mu, delta)-GDP (Theorem 5.6), non-asymptotic",
                                   list(noise_law = paste0("exact discrete Gaussian on public grids (Canonne, ",
@@ -605,12 +605,13 @@ print.private_cr <- function(x, ...) {
 #' confint(fit)
 #' @export
 confint.private_cr <- function(object, parm, level = object$level, ...) {
+  .check_no_dots("confint", ...)
   if (!is.numeric(level) || length(level) != 1L || abs(level - object$level) > 1e-12)
     stop(sprintf("'level' must be %s, the level this region was released at; a different level needs a new release (which spends privacy again).",
                  format(object$level)), call. = FALSE)
   cf <- object$center
   pn <- names(cf)
-  if (missing(parm)) parm <- pn else if (is.numeric(parm)) parm <- pn[parm]
+  parm <- .select_terms(if (missing(parm)) NULL else parm, pn)
   a <- (1 - level) / 2
   ci <- cbind(cf - object$radius, cf + object$radius)
   dimnames(ci) <- list(pn, .fmt_pct(c(a, 1 - a)))

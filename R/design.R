@@ -8,8 +8,100 @@
 # Term variables whose basis is computed from the data (orthogonal polynomials,
 # spline knots at data quantiles, standardisation) would leak the data through
 # the scaling itself, so they are refused.
-.data_dependent_bases <- c("poly", "ns", "bs", "scale", "splines::ns", "splines::bs",
-                           "stats::poly", "cut")
+# Compared with .fun_name(), so a namespace prefix (splines::ns) is no way round.
+.data_dependent_bases <- c("poly", "ns", "bs", "scale", "cut")
+
+# The name of the function a call calls, without its namespace (base::cut -> "cut");
+# "" for anything else, so that a qualified name cannot slip past a list.
+.fun_name <- function(expr) {
+  if (!is.call(expr)) return("")
+  f <- expr[[1L]]
+  if (is.call(f) && length(f) == 3L && as.character(f[[1L]]) %in% c("::", ":::")) f <- f[[3L]]
+  if (is.name(f) || is.character(f)) as.character(f) else ""
+}
+
+# A private fit's sensitivity argument needs every model variable of a record
+# to be a function of that record alone and every category set to be public.
+# A formula term can break both silently: scale(x) or I(x - mean(x)) mixes the
+# other records into each row (changing one record moves every row, far beyond
+# one record's gradient bound C), and factor(g) or cut(x, 3) takes its category
+# set from the data (a neighbour with a new value gains a column: the release
+# changes shape, which no noise hides). R cannot tell such functions apart, so
+# a private fit accepts a term only if it is built from these record-wise
+# functions and constants ...
+.recordwise_functions <- c(
+  "+", "-", "*", "/", "^", "%%", "%/%", "(", "I", "<", ">", "<=", ">=", "==", "!=", "&", "|", "!",
+  "xor", "ifelse", "pmin", "pmax", "abs", "sign", "sqrt", "exp", "expm1", "log", "log2", "log10",
+  "log1p", "floor", "ceiling", "round", "signif", "trunc", "sin", "cos", "tan", "asin", "acos", "atan",
+  "sinh", "cosh", "tanh", "as.numeric", "as.double", "as.integer", "as.logical")
+# ... and from factor()/ordered() with declared levels and relevel(), whose
+# other arguments (levels, labels, exclude, ref), like the right side of %in%
+# and the arguments of c() and `:`, must be constants: these functions may call
+# nothing but the constant builders below, and name no data column.
+.category_functions <- c("factor", "ordered", "relevel")
+.constant_builders <- c("c", ":", "-", "seq", "seq_len", "seq.int", "rev", "as.character", "as.integer",
+                        "as.numeric", "paste", "paste0", "sprintf")
+
+# Refuses (naming the term) every model variable of a private fit that is not
+# provably record-wise with a public category set (see above). `mt` the
+# terms, `data_names` the data's column names. offset() terms are left to the
+# front ends, which refuse them with their own message.
+.check_recordwise_terms <- function(mt, data_names) {
+  vars <- as.list(attr(mt, "variables"))[-1L]
+  for (v in vars) {
+    if (.fun_name(v) == "offset") next
+    bad <- .first_unverified_call(v, data_names)
+    if (is.null(bad)) next
+    term <- paste(deparse(v, width.cutoff = 500L), collapse = " ")
+    stop(sprintf(paste0(
+      "'formula' has the term '%s', which calls %s: a private fit cannot verify that it uses each record ",
+      "alone with public constants (functions such as scale(), mean(), poly() or cut() take values from the ",
+      "whole data, and factor() without 'levels' takes its categories from the data, which changes the ",
+      "release's columns). Create the variable in the data beforehand with public constants (a factor with ",
+      "its public levels: factor(g, levels = ...)) and declare its bounds."), term, bad), call. = FALSE)
+  }
+  invisible(TRUE)
+}
+
+# The first call in `expr` that the record-wise rule does not admit, as text
+# ("cut()", or "factor() without 'levels'"), or NULL when the whole expression
+# is admitted.
+.first_unverified_call <- function(expr, data_names) {
+  if (!is.call(expr)) return(NULL)
+  f <- .fun_name(expr)
+  args <- as.list(expr)[-1L]
+  if (f %in% .recordwise_functions) {
+    for (a in args) if (!is.null(bad <- .first_unverified_call(a, data_names))) return(bad)
+    return(NULL)
+  }
+  if (f %in% c("c", ":", "%in%")) {
+    # Elementwise on their first argument only when the rest is constant.
+    constant <- if (f == "%in%") args[-1L] else args
+    for (a in constant) if (!.is_public_constant(a, data_names)) return(sprintf("%s() with a data value", f))
+    if (f == "%in%") return(.first_unverified_call(args[[1L]], data_names))
+    return(NULL)
+  }
+  if (f %in% .category_functions) {
+    nm <- names(args) %||% rep("", length(args))
+    if (f != "relevel" && !("levels" %in% nm || (length(args) >= 2L && nm[2L] == "")))
+      return(sprintf("%s() without 'levels'", f))
+    first <- which(nm %in% c("", "x"))[1L]
+    if (is.na(first)) return(sprintf("%s() without its variable", f))
+    for (a in args[-first]) if (!.is_public_constant(a, data_names))
+      return(sprintf("%s() with levels or labels that are not constants", f))
+    return(.first_unverified_call(args[[first]], data_names))
+  }
+  sprintf("%s()", if (nzchar(f)) f else paste(deparse(expr[[1L]]), collapse = ""))
+}
+
+# A literal, a symbol that is not a data column (a constant the analyst
+# defined beforehand), or a constant builder applied to such.
+.is_public_constant <- function(expr, data_names) {
+  if (is.name(expr)) return(!(as.character(expr) %in% data_names))
+  if (is.atomic(expr)) return(TRUE)
+  if (!is.call(expr) || !(.fun_name(expr) %in% .constant_builders)) return(FALSE)
+  all(vapply(as.list(expr)[-1L], .is_public_constant, logical(1), data_names = data_names))
+}
 
 # Functions whose image of an interval is the interval of the images of its
 # endpoints (monotone on their domain), so a declared bound on `v` gives a bound
@@ -102,7 +194,7 @@
     else "numeric"
   }, "")
   for (v in vars) {
-    head <- tryCatch(deparse(str2lang(v)[[1L]]), error = function(e) "")
+    head <- tryCatch(.fun_name(str2lang(v)), error = function(e) "")
     if (is.character(mf[[v]]))
       stop(sprintf(paste0("'%s' is a character variable: its categories would be taken from the data. ",
                           "Make it a factor whose levels are the public category set."), v), call. = FALSE)

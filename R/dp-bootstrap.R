@@ -466,6 +466,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
 #' @param ... Unused.
 #' @export
 confint.dp_bootstrap <- function(object, parm, level = NULL, ...) {
+  .check_no_dots("confint", ...)
   if (is.null(level)) level <- object$level
   .check_open_unit(level, "level")
   terms <- .pp_terms(object, if (missing(parm)) NULL else parm)

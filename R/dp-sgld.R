@@ -56,7 +56,9 @@
 #'   [pgbb()]); for `print`, a `dp_sgld` fit.
 #' @param y,intercept The response vector of the matrix method and whether its
 #'   model has an intercept.
-#' @param formula A model formula, as for [stats::lm()]; `y ~ 1` for `loss = "mean"`.
+#' @param formula A model formula, as for [stats::lm()]; `y ~ 1` for `loss = "mean"`. A private
+#'   fit accepts only terms that use each record alone with public constants
+#'   ([pgbb_privacy], 'Public inputs'): `factor(g, levels = 1:3)`, not `factor(g)`.
 #' @param data A data frame.
 #' @param loss `"quantile"` (convolution-smoothed check loss), `"huber"` (Huber with
 #'   scale), `"mean"` (Gaussian mean, clipped score) or `"logistic"`.
@@ -369,6 +371,8 @@ print.dp_sgld <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @rdname dp_sgld
 #' @export
 summary.dp_sgld <- function(object, level = 0.95, ...) {
+  .check_no_dots("summary", ...)
+  .check_open_unit(level, "level")
   structure(list(title = object$title, table = as.data.frame(object, level = level), tau = object$tau,
                  level = level, ledger = object$ledger, draws = nrow(object$draw_array),
                  details = object$details),

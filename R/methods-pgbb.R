@@ -22,6 +22,17 @@
          "or 'runs' of pgbb_fit())")
 }
 
+# confint() and tidy() return bare numbers, with no room for the label that
+# print() and summary() show: a private one-training fit says so by a warning.
+.warn_one_training <- function(x) {
+  if (!inherits(x, c("pgbb", "pgbb_fit"))) return(invisible(FALSE))
+  if (!isTRUE(x$ledger$sigma > 0) || (x$ledger$runs %||% 1L) > 1L) return(invisible(FALSE))
+  warning(paste0("these intervals come from ONE training (runs = 1): they do NOT include the error the privacy ",
+                 "noise left in the generator and can be far too narrow; use several runs ",
+                 "(pgbb_control(runs = ), or 'runs' of pgbb_fit())"), call. = FALSE)
+  invisible(TRUE)
+}
+
 #' @export
 print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("Call:\n")

@@ -44,6 +44,7 @@ summary.pgbb_fit <- function(object, level = 0.95, ...) {
 print.summary.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("PGBB fit: %s, n = %d, %d draws\n", .loss_label(x$loss), x$n, x$draws))
   cat(format(x$ledger, digits = digits), sep = "\n")
+  cat(.uncertainty_line(x), "\n", sep = "")
   cat(sprintf("Posterior summaries (%s%% equal-tailed credible intervals):\n",
               format(100 * x$level)))
   tab <- x$coefficients

@@ -43,6 +43,9 @@
 #'   columns are `x1`, `x2`, ...) and `.response`, and its result is the
 #'   formula fit's.
 #' @param formula A model formula, as for [stats::lm()]. For `loss = "mean"` use `y ~ 1`.
+#'   A private fit accepts only terms that use each record alone with public
+#'   constants (see [pgbb_privacy], 'Public inputs'): `factor(g, levels = 1:3)`,
+#'   not `factor(g)`.
 #' @param data A data frame.
 #' @param y The response vector of the matrix method, one value per row of `x`.
 #' @param intercept Whether the matrix method's model has an intercept.
@@ -428,6 +431,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   if (private && "na.action" %in% names(cl))
     .arg_fail("na.action", paste0("left unset for a private fit: its n must be public, so incomplete records ",
                                   "are an error (remove them beforehand by a public rule, or impute them publicly)"))
+  if (private) .check_recordwise_terms(stats::terms(stats::as.formula(formula), data = data), names(data))
   mf <- cl[c(1L, match(c("formula", "data", "subset", "na.action"), names(cl), 0L))]
   mf$drop.unused.levels <- FALSE  # levels are public; dropping them would depend on the data
   if (private) mf$na.action <- quote(stats::na.pass)

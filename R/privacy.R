@@ -46,6 +46,20 @@
 #' levels =)`); character variables and bases computed from the data (`poly()`,
 #' `ns()`, `bs()`, `scale()`) are refused by the formula interface.
 #'
+#' The sensitivity argument needs each record's model variables to depend on
+#' that record alone, and the set of columns not to depend on the data at all.
+#' A private formula fit therefore accepts a term only when it is built from
+#' record-wise functions (arithmetic, comparisons, `I()`, `log()`, `exp()`,
+#' `sqrt()`, `abs()`, `pmin()`/`pmax()`, `ifelse()`, rounding, trigonometric
+#' functions, `as.numeric()` and the like) and constants, from `factor()` or
+#' `ordered()` with constant `levels`, and from `relevel()`; `%in%` needs a
+#' constant set. Anything else (`factor(g)` without levels, `as.factor()`,
+#' `cut()`, `scale()`, `I(x - mean(x))`, ...) is an error naming the term:
+#' `factor(g)` takes its categories from the data, so a neighbour with a new
+#' value would add a column to the release, and `I(x - mean(x))` moves every
+#' row when one record changes. Create such variables beforehand with public
+#' constants.
+#'
 #' @section A public n, and what a fitted object holds:
 #' Because `n` is public, the private formula interfaces ([pgbb()], [dp_sgld()]
 #' and the formula forms of [noisy_gibbs()] and [dp_bootstrap()]) refuse
@@ -199,7 +213,9 @@ NULL
   for (i in seq_along(call)[-1L]) {
     a <- call[[i]]
     if (is.null(a)) next
-    call[[i]] <- if (nms[i] %in% data_args && !is.name(a)) placeholder else .release_expr(a, placeholder)
+    # A value given for `subset` (do.call()) selects records: it is data too.
+    value <- nms[i] %in% data_args && !is.name(a) || nms[i] == "subset" && is.atomic(a)
+    call[[i]] <- if (value) placeholder else .release_expr(a, placeholder)
   }
   call
 }
@@ -211,6 +227,14 @@ NULL
     if (inherits(a, "formula")) attributes(a) <- NULL   # a formula value: keep its expression only
     if (length(a) > 17L) return(placeholder)           # e.g. a typed data vector c(...)
     for (j in seq_along(a)) if (!is.null(a[[j]])) a[[j]] <- .release_expr(a[[j]], placeholder)
+    return(a)
+  }
+  # The formals of a function written in the call (estimator = list(fun =
+  # function(z) ...)): a placeholder there would leave a call that cannot be
+  # printed, so their defaults are released one by one.
+  if (is.pairlist(a)) {
+    for (j in seq_along(a))
+      if (!identical(a[[j]], quote(expr = )) && !is.null(a[[j]])) a[[j]] <- .release_expr(a[[j]], placeholder)
     return(a)
   }
   placeholder   # lists, data frames, functions, environments

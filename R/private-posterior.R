@@ -225,7 +225,14 @@
 #' (the credible interval of a Bayesian method; R's default sample quantile);
 #' methods with their own interval (DP-Bootstrap) override it. It is a terms x 2
 #' matrix, or a terms x 2 x levels array. `vcov()` is the covariance of the draws
-#' (terms x terms, or terms x terms x levels). `as.data.frame()` returns one row
+#' (terms x terms, or terms x terms x levels). It is not always the variance the
+#' interval is built on: pooled PGBB draws carry the t reference's tails, so their
+#' variance exceeds `total^2 = W + B/R` by about `df / (df - 2)`, and DP-Bootstrap's
+#' replicates carry the output noise that its interval deconvolves or adds
+#' separately; `std.error` of `tidy()` and `sd`/`total` of `as.data.frame()` are the
+#' intervals' own scale. For a one-training PGBB fit (`runs = 1`), `confint()` and
+#' `tidy()` warn that the intervals leave out the error of the privacy noise.
+#' `as.data.frame()` returns one row
 #' per term and level with columns `method`, `term`, `tau` (`NA` without
 #' levels), `estimate`, `sd`, `lower`, `upper`, plus `within`, `between` and
 #' `total` for pooled PGBB trainings and `ess` for MCMC samplers. `as.matrix()`
@@ -240,7 +247,8 @@
 #' @param level Interval level (default: the level the fit was made at, 0.95).
 #' @param digits Significant digits to print.
 #' @param row.names,optional As in [base::as.data.frame()].
-#' @param conf.int,conf.level For `tidy()`: add the interval at this level.
+#' @param conf.int,conf.level For `tidy()`: add the interval at this level
+#'   (default: the level the fit was made at, 0.95).
 #' @param ... Unused.
 #' @return `coef()`: named numeric vector or matrix. `confint()`: matrix or array
 #'   of lower and upper limits. `as.data.frame()`, `tidy()`, `glance()`: data
@@ -273,6 +281,7 @@ confint.private_posterior <- function(object, parm, level = NULL, ...) {
   .check_no_dots("confint", ...)
   if (is.null(level)) level <- object$level %||% 0.95
   .check_open_unit(level, "level")
+  .warn_one_training(object)
   .draws_interval(.pp_array(object), if (missing(parm)) NULL else parm, level)
 }
 
@@ -325,8 +334,12 @@ as.matrix.private_posterior <- function(x, ...) {
 
 #' @rdname private_posterior
 #' @exportS3Method generics::tidy
-tidy.private_posterior <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+tidy.private_posterior <- function(x, conf.int = TRUE, conf.level = NULL, ...) {
   .check_no_dots("tidy", ...)
+  if (!is.logical(conf.int) || length(conf.int) != 1L || is.na(conf.int)) .arg_fail("conf.int", "TRUE or FALSE")
+  if (is.null(conf.level)) conf.level <- x$level %||% 0.95
+  .check_open_unit(conf.level, "conf.level")
+  .warn_one_training(x)
   s <- .pp_frame(x, conf.level)
   out <- data.frame(term = s$term, tau = s$tau, estimate = s$estimate,
                     std.error = if (is.null(s$total)) s$sd else s$total, stringsAsFactors = FALSE)
@@ -425,6 +438,8 @@ print.private_posterior <- function(x, digits = max(3L, getOption("digits") - 3L
 #' @rdname private_posterior
 #' @export
 summary.private_posterior <- function(object, level = NULL, ...) {
+  .check_no_dots("summary", ...)
+  if (!is.null(level)) .check_open_unit(level, "level")
   structure(list(title = object$title, table = .pp_table(object, level), ledger = object$ledger,
                  draws = nrow(object$draws), details = object$details),
             class = "summary.private_posterior")

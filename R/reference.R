@@ -210,9 +210,17 @@ coef.pgbb_reference <- function(object, ...) object$coefficients
 
 #' @export
 confint.pgbb_reference <- function(object, parm, level = NULL, ...) {
+  .check_no_dots("confint", ...)
+  # The intervals were computed at the fit's level (some by a bootstrap): any
+  # other level needs a new reference fit, not a silently different answer.
+  if (!is.null(level) && (!is.numeric(level) || length(level) != 1L || is.na(level) ||
+                          abs(level - object$level) > 1e-12))
+    .arg_fail("level", sprintf(paste0("NULL or %s, the level this reference was fitted at; for another level ",
+                                      "call pgbb_reference(..., level = )"), format(object$level)))
   ints <- object$intervals
-  if (!missing(parm)) ints <- if (length(dim(ints)) == 3L) ints[parm, , , drop = FALSE] else ints[parm, , drop = FALSE]
-  ints
+  if (missing(parm)) return(ints)
+  parm <- .select_terms(parm, dimnames(ints)[[1L]])
+  if (length(dim(ints)) == 3L) ints[parm, , , drop = FALSE] else ints[parm, , drop = FALSE]
 }
 
 # The non-private reference in the table of the private fits (R/private-posterior.R):

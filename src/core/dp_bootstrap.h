@@ -207,9 +207,14 @@ inline Eigen::VectorXd huber_ridge_fit(const Eigen::Ref<const Eigen::MatrixXd>& 
 /// public grid (discrete_gaussian.h) charged to `sens`, the l2 sensitivity of
 /// one fit. A replaced record drawn m times moves a replicate by at most m sens,
 /// hence its rounded grid value by at most m sens / gamma + sqrt(p + 1) <=
-/// m (sens + sqrt(p + 1) gamma) for m >= 1 (and not at all for m = 0): the
-/// accountant's per-multiplicity bound holds at the charged sensitivity, which
-/// the grid noise matches. x (n x p) is already clipped to the public box.
+/// m (sens + sqrt(p + 1) gamma) for m >= 1, and not at all for m = 0: every
+/// fit starts from the same public point, so a resample without the record is
+/// the same computation on both data sets. (A warm start from the previous
+/// replicate would carry the record into it: that fit agrees with its own
+/// minimiser only to the tolerance, so its rounded value could move by a grid
+/// step, which the accountant does not charge.) The accountant's
+/// per-multiplicity bound holds at the charged sensitivity, which the grid
+/// noise matches. x (n x p) is already clipped to the public box.
 /// Returns B x (p + 1) (coefficients, then the Huber scale).
 inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd>& x, const double* y,
                                           const HuberRidge& hr, int B, double sigma_e, double sens, Rng& rng,
@@ -224,12 +229,11 @@ inline Eigen::MatrixXd dp_bootstrap_huber(const Eigen::Ref<const Eigen::MatrixXd
   Eigen::MatrixXd out(B, p + 1);
   const GridGaussian noise = GridGaussian::plan(sigma_e, sens, p + 1);
   std::vector<double> counts;
-  Eigen::VectorXd start;
+  const Eigen::VectorXd cold;  // huber_ridge_fit()'s public start (0, scale 1)
   for (int b = 0; b < B; ++b) {
     stop_if_asked(should_stop);
     bootstrap_counts(n, rng, counts);
-    const Eigen::VectorXd fit = huber_ridge_fit(x, y, counts, hr, start);
-    start = fit;  // warm start only: every fit is certified against its own minimiser
+    const Eigen::VectorXd fit = huber_ridge_fit(x, y, counts, hr, cold);
     for (int j = 0; j <= p; ++j) out(b, j) = noise.release(fit[j], rng);
   }
   return out;

@@ -333,3 +333,17 @@ test_that("cr_gs() counts the values it clips, column by column, whatever the st
   expect_message(suppressWarnings(cr_gs(x, "mean", mu = 4, bounds = b, B = 20)),
                  "cr_gs\\(\\): 12 value\\(s\\) of 'x' lay outside the declared 'bounds'")
 })
+
+test_that("cr_gs() warns when its radius noise is large against the radius, as cr_ss() does", {
+  set.seed(44)
+  x <- runif(2000, -1, 1)
+  # At mu = 0.5 the radius noise's sd is about the size of the radius (the
+  # helper measured coverage 0.66 at nominal 0.90 there, with no warning).
+  expect_warning(cr_gs(x, "mean", mu = 0.5, bounds = c(-1, 1), level = 0.9), class = "pgbb_radius_noise")
+  # At mu = 50 it is a hundred times smaller: no warning.
+  expect_no_warning(cr_gs(x, "mean", mu = 50, bounds = c(-1, 1), level = 0.9))
+  g <- cr_gs(x, "mean", mu = 50, bounds = c(-1, 1), level = 0.9)
+  expect_error(confint(g, "zz"), "'parm'")
+  expect_error(confint(g, 5), "'parm'")
+  expect_error(confint(g, levl = 0.5), "unknown argument 'levl'")
+})

@@ -51,6 +51,63 @@ test_that("data-dependent bases and character categories are refused", {
   expect_error(pgbb:::.column_bounds(fm2$X, fm2$mt, fm2$mf, list(x = c(0, 1))), "factor")
 })
 
+test_that("a namespace prefix does not get a data-dependent basis past the design", {
+  d <- data.frame(x = seq(0, 1, length.out = 10))
+  for (f in list(~ base::cut(x, 3), ~ splines::ns(x, 2), ~ stats::poly(x, 2))) {
+    fm <- frame_and_matrix(f, d)
+    expect_error(pgbb:::.column_bounds(fm$X, fm$mt, fm$mf, list(x = c(0, 1))), "from the data")
+  }
+})
+
+# A term must be a function of its own record with public constants: anything
+# else either mixes other records into every row or takes its category set (and
+# so the release's columns) from the data.
+test_that("private terms must be record-wise with public categories", {
+  cols <- c("y", "x", "g", "f")
+  check <- function(rhs) pgbb:::.check_recordwise_terms(terms(reformulate(rhs, "y")), cols)
+  refused <- c("factor(g)", "as.factor(g)", "ordered(g)", "base::cut(x, c(0, 1, 2))", "cut(x, 3)",
+               "splines::ns(x, 2)", "scale(x)", "I(x - mean(x))", "pmin(x, max(x))", "I(g %in% x)",
+               "factor(g, levels = unique(g))", "factor(g, levels = sort(c(1, 2)))", "rank(x)",
+               "interaction(f, f)", "I(x + c(x))", "relevel(factor(g), ref = \"1\")")
+  for (r in refused) expect_error(check(r), "'formula' has the term", info = r)
+  expect_error(check("factor(g)"), "factor\\(\\) without 'levels'")
+  expect_error(check("base::cut(x, 3)"), "calls cut\\(\\)")
+  accepted <- c("x", "log(x)", "I(x^2)", "I(x > 2)", "pmin(x, 5)", "factor(g, levels = 1:3)",
+                "factor(g, c(\"1\", \"2\"))", "ordered(x = g, levels = lv)", "relevel(f, ref = \"b\")",
+                "I(g %in% c(1, 3))", "ifelse(x > 1, x, 0)", "as.numeric(f == \"a\")", "offset(x)")
+  for (r in accepted) expect_true(check(r), info = r)
+  # The response is a model variable too.
+  expect_error(pgbb:::.check_recordwise_terms(terms(scale(y) ~ x), cols), "scale\\(y\\)")
+})
+
+test_that("a new category value in one record cannot change a private fit's columns", {
+  set.seed(41)
+  n <- 120
+  d <- data.frame(g = sample(1:2, n, TRUE), x = runif(n))
+  d$y <- d$x + d$g + rnorm(n)
+  nb <- d
+  nb$g[1] <- 3                                   # a neighbour: one record changed
+  b <- list(x = c(0, 1), .response = c(-5, 10))
+  ctl <- pgbb_control(iterations = 20, hidden = integer(0), draws = 10, blocks = 3, runs = 2)
+  fit_names <- function(data, formula) {
+    pgbb(formula, data, loss = "huber", epsilon = 1, bounds = b, control = ctl)$coefnames
+  }
+  # Before the record-wise rule, factor(g) gave 3 columns on d and 4 on nb.
+  expect_error(fit_names(d, y ~ x + factor(g)), "factor\\(\\) without 'levels'")
+  expect_identical(suppressWarnings(fit_names(d, y ~ x + factor(g, levels = 1:3))),
+                   suppressWarnings(fit_names(nb, y ~ x + factor(g, levels = 1:3))))
+  # Every private formula front end goes through the same model frame.
+  expect_error(dp_sgld(y ~ x + factor(g), d, tau = 0.5, epsilon = 1, bounds = b, iterations = 20),
+               "'formula' has the term 'factor\\(g\\)'")
+  expect_error(noisy_gibbs(y ~ base::cut(x, 3), d, family = "linear", epsilon = 1, bounds = b, iterations = 20),
+               "'formula' has the term 'base::cut\\(x, 3\\)'")
+  expect_error(dp_bootstrap(y ~ as.factor(g), d, epsilon = 1, bounds = b, B = 3),
+               "'formula' has the term 'as.factor\\(g\\)'")
+  # A non-private fit releases nothing and may still use factor().
+  expect_length(suppressMessages(suppressWarnings(
+    pgbb(y ~ x + factor(g), d, loss = "huber", private = FALSE, control = ctl)$coefnames)), 4L)
+})
+
 test_that("scaling clips to the declared range and maps into the unit box", {
   d <- data.frame(x = c(-5, 0, 5, 10, 50))
   fm <- frame_and_matrix(~ x, d)

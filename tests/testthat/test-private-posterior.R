@@ -176,3 +176,46 @@ test_that("confint/coef of a pgbb fit equal the shared draw summaries, one or ma
   expect_equal(dim(coef(many)), c(2L, 2L))
   expect_error(confint(one, "z"), "'parm'")
 }) })
+
+test_that("tidy() reads the fit's level and names its own arguments in errors", {
+  f <- quiet_noise(dp_bootstrap(y ~ x, pp_data, method = "ridge_huber", epsilon = 4, bounds = pp_bounds,
+                                level = 0.9))
+  # tidy() used to give 95% limits for a fit made (and printed) at 90%.
+  td <- generics::tidy(f)
+  ci <- confint(f)
+  expect_equal(td$conf.low, unname(ci[, 1]))
+  expect_equal(td$conf.high, unname(ci[, 2]))
+  expect_equal(generics::tidy(f, conf.level = 0.5)$conf.low, unname(confint(f, level = 0.5)[, 1]))
+  expect_error(generics::tidy(f, conf.level = 1.5), "'conf.level'")
+  expect_error(generics::tidy(f, conf.int = "yes"), "'conf.int' must be TRUE or FALSE")
+  expect_false("conf.low" %in% names(generics::tidy(f, conf.int = FALSE)))
+})
+
+test_that("the S3 methods refuse arguments they would silently drop", {
+  fits <- pp_fits()
+  expect_error(confint(fits$dpb, levl = 0.5), "unknown argument 'levl'")
+  expect_error(summary(fits$ng, levl = 0.8), "unknown argument 'levl'")
+  expect_error(summary(fits$ng, level = 2), "'level'")
+  expect_error(summary(fits$sgld, levl = 0.8), "unknown argument 'levl'")
+  expect_error(summary(fits$sgld, level = 0), "'level'")
+  bb <- bayesian_bootstrap(pp_data$y, loss = "mean", draws = 50)
+  expect_error(confint(bb, levl = 0.5), "unknown argument 'levl'")
+})
+
+test_that("one-training PGBB intervals say that they leave out the privacy noise's error", {
+  set.seed(13)
+  one <- quiet_noise(pgbb_fit(rnorm(300, 1), loss = "mean", epsilon = 2, box = c(-5, 5), x_bounds = c(-5, 5),
+                              blocks = 10, rate = 0.5, iterations = 60, hidden = 8, draws = 100))
+  expect_match(paste(capture.output(print(summary(one))), collapse = "\n"), "ONE training")
+  expect_warning(confint(one), "ONE training")
+  expect_warning(generics::tidy(one), "ONE training")
+  # The noise-aware default carries the privacy noise's error: no such warning.
+  pooled <- pp_fits()$pgbb_one
+  expect_gt(pooled$ledger$runs, 1L)
+  expect_no_warning(confint(pooled))
+  expect_no_warning(generics::tidy(pooled))
+  # Without privacy noise there is no noise error to leave out.
+  np <- quiet_noise(pgbb_fit(rnorm(300, 1), loss = "mean", sigma = 0, box = c(-5, 5), x_bounds = c(-5, 5),
+                             blocks = 10, rate = 0.5, iterations = 30, hidden = 8, draws = 50))
+  expect_no_warning(confint(np))
+})

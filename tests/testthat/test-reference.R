@@ -103,3 +103,18 @@ test_that("as.data.frame() of a reference has the private fits' schema", {
   expect_true(all(is.na(h$tau)))
   expect_true(all(h$lower <= h$estimate & h$estimate <= h$upper))
 })
+
+test_that("confint() of a reference refuses a level it was not fitted at instead of ignoring it", {
+  set.seed(21)
+  d <- data.frame(x = runif(200))
+  d$y <- 1 + d$x + rnorm(200)
+  ref <- pgbb_reference(y ~ x, d, loss = "huber", level = 0.9)
+  expect_identical(confint(ref), confint(ref, level = 0.9))
+  # These used to return the 90% intervals silently.
+  expect_error(confint(ref, level = 0.5), "'level' must be NULL or 0.9")
+  expect_error(confint(ref, level = 1.5), "'level'")
+  expect_error(confint(ref, levl = 0.5), "unknown argument 'levl'")
+  expect_error(confint(ref, "zz"), "'parm'")
+  expect_error(confint(ref, 7), "'parm'")
+  expect_identical(rownames(confint(ref, "x")), "x")
+})

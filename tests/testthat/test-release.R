@@ -69,6 +69,29 @@ test_that("pgbb and pgbb_fit objects made inside a function hold no record", { q
   expect_lt(big(4000) / big(400), 1.05)
 }) })
 
+test_that("a subset given as a value does not enter the stored call", {
+  # do.call() puts the evaluated subset (one flag per record) into the call;
+  # .release_call() used to keep logical vectors of up to 16 values.
+  flags <- c(TRUE, FALSE, TRUE, TRUE)
+  cl <- pgbb:::.release_call(as.call(list(as.name("pgbb_reference"), quote(y ~ x), data = as.name("d"),
+                                          subset = flags)))
+  expect_identical(cl$subset, as.name("<value>"))
+  idx <- pgbb:::.release_call(as.call(list(as.name("pgbb_reference"), quote(y ~ x), subset = c(2L, 5L))))
+  expect_identical(idx$subset, as.name("<value>"))
+  # A function written in the call keeps its formals, so the call still prints
+  # (a placeholder in place of the formals made print() fail), and a long
+  # default value is released like any other value.
+  fn <- pgbb:::.release_call(quote(cr_gs(x, estimator = list(fun = function(z) mean(z), dim = 1))))
+  expect_identical(fn$estimator$fun, quote(function(z) mean(z)))
+  expect_error(capture.output(print(fn)), NA)
+  long <- quote(f(function(z, w = 1) z))
+  long[[2L]][[2L]]$w <- seq(0.5, 20, 0.5)
+  expect_identical(pgbb:::.release_call(long)[[2L]][[2L]]$w, as.name("<value>"))
+  # An expression evaluated in the data holds no record and documents the fit.
+  typed <- pgbb:::.release_call(quote(pgbb_reference(y ~ x, data = d, subset = x > 0.5)))
+  expect_identical(typed$subset, quote(x > 0.5))
+})
+
 test_that("the matrix methods' objects hold no record, row names or data in the call", { quiet_noise({
   d <- canary_data()
   b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 4))
