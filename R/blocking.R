@@ -27,11 +27,15 @@ gamma_star <- function(n, blocks) {
 #' the privacy accountant then uses the smallest size `floor(n / blocks)`, which
 #' bounds every record's weight from above and so keeps the guarantee valid.
 #'
+#' The partition is part of a private fit's randomness, so it is drawn like the
+#' privacy noise: from the operating system's entropy, unaffected by
+#' [set.seed()], unless reproducible runs are opted into with
+#' `options(pgbb.seeded_noise = TRUE)` (see [pgbb_privacy], 'Randomness').
+#'
 #' @param n Number of records.
 #' @param blocks Number of blocks `S`, `2 <= blocks <= n`.
 #' @return Integer vector of length `n` with block ids in `1..blocks`.
 #' @examples
-#' set.seed(1)
 #' table(block_partition(10, 3))
 #' @export
 block_partition <- function(n, blocks) {
@@ -43,14 +47,15 @@ block_partition <- function(n, blocks) {
 #' Random block weights
 #'
 #' Draws `k` vectors \eqn{u \sim \mathrm{Dirichlet}(\gamma 1_S)}, the block weights of the
-#' blocked Bayesian bootstrap (PGBB paper, Section 2.2.2).
+#' blocked Bayesian bootstrap (PGBB paper, Section 2.2.2). Drawn from the
+#' operating system's entropy, as a private fit draws its weights;
+#' `options(pgbb.seeded_noise = TRUE)` makes them follow [set.seed()].
 #'
 #' @param k Number of draws.
 #' @param blocks Number of blocks `S`.
 #' @param gamma Dirichlet concentration (for example [gamma_star()]).
 #' @return A `k` x `blocks` matrix whose rows sum to one.
 #' @examples
-#' set.seed(1)
 #' rowSums(rblock_weights(3, 5, gamma_star(100, 5)))
 #' @export
 rblock_weights <- function(k, blocks, gamma) {

@@ -3,14 +3,31 @@
 # data outside the declared ranges is clipped to them.
 
 # A per-column range: a length-2 vector (recycled to every column) or a k x 2
-# matrix (lower, upper). Returns list(lower, upper).
-.parse_ranges <- function(b, k, arg, allow_equal = TRUE, what = "column") {
+# matrix (lower, upper). Returns list(lower, upper). A matrix whose rows are all
+# named is matched to `names` (the columns' or parameters' names) by name, so
+# rows given in another order cannot bound the wrong column; a partly named one
+# is positional, each name at its own position. Row names that fit neither are
+# an error, not ignored.
+.parse_ranges <- function(b, k, arg, allow_equal = TRUE, what = "column", names = NULL) {
   if (is.list(b) && !is.data.frame(b) && all(c("lower", "upper") %in% names(b)))
     b <- cbind(b$lower, b$upper)
   if (is.data.frame(b)) b <- as.matrix(b)
   if (is.numeric(b) && !is.matrix(b) && length(b) == 2L) b <- matrix(b, k, 2L, byrow = TRUE)
   if (!is.numeric(b) || !is.matrix(b) || nrow(b) != k || ncol(b) != 2L)
     .arg_fail(arg, sprintf("a vector c(lower, upper) or a %d x 2 matrix with one row per %s", k, what))
+  rn <- rownames(b)
+  if (!is.null(rn) && k > 1L && !all(nzchar(rn))) {
+    # Some rows named: positional, and each name must be its position's.
+    if (!is.null(names) && all(!nzchar(rn) | rn == names)) rn <- NULL
+  }
+  if (!is.null(rn) && k > 1L) {
+    if (is.null(names) || anyDuplicated(rn) || !setequal(rn, names))
+      .arg_fail(arg, sprintf(paste0("a matrix whose row names, if it has any, are the %s names %s (rows are ",
+                                    "matched by name); got %s"), what,
+                             if (is.null(names)) "(there are none to match)" else paste(sprintf("'%s'", names), collapse = ", "),
+                             paste(sprintf("'%s'", rn), collapse = ", ")))
+    b <- b[match(names, rn), , drop = FALSE]
+  }
   if (anyNA(b) || any(!is.finite(b)))
     .arg_fail(arg, "finite (every bound is a public number)")
   bad <- if (allow_equal) b[, 1] > b[, 2] else b[, 1] >= b[, 2]
@@ -56,7 +73,7 @@
       "given: the public parameter box, a vector c(lower, upper) or a %d x 2 matrix ",
       "(one row per parameter: %s); it is never derived from the data"), d,
       paste(names, collapse = ", ")))
-  r <- .parse_ranges(box, d, "box", allow_equal = FALSE, what = "parameter")
+  r <- .parse_ranges(box, d, "box", allow_equal = FALSE, what = "parameter", names = names)
   if (any(log_coords & !(r$lower > 0))) {
     j <- which(log_coords & !(r$lower > 0))[1]
     .arg_fail("box", sprintf(paste0(

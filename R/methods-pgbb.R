@@ -159,7 +159,16 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
 
 #' @export
 simulate.pgbb <- function(object, nsim = 1, seed = NULL, ...) {
-  if (!is.null(seed)) set.seed(seed)
+  .check_count(nsim, "nsim")
+  if (!is.null(seed)) {
+    if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) .arg_fail("seed", "NULL or one number")
+    # As stats:::simulate.lm: the caller's random number stream is left as it was.
+    had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+    old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
+    on.exit(if (had) assign(".Random.seed", old, envir = globalenv()) else
+      rm(".Random.seed", envir = globalenv()), add = TRUE)
+    set.seed(seed)
+  }
   posterior_draws(object, n = nsim, ...)
 }
 

@@ -359,6 +359,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     epsilon <- Inf
   }
   .check_positive(epsilon, "epsilon", allow_inf = TRUE)
+  # A finite budget with private = FALSE would be printed nowhere and spent on
+  # nothing: the fit would be non-private while the call reads as private.
+  if (!private && is.finite(epsilon))
+    .arg_fail("private", sprintf(paste0("TRUE when a finite 'epsilon' (%s) is given: private = FALSE fits without ",
+                                        "any privacy noise; drop 'epsilon' (or set it to Inf) for a non-private fit"),
+                                 format(epsilon)))
   if (!is.finite(epsilon)) private <- FALSE
   tau <- .check_tau_for_loss(tau, loss, missing(tau))
   if (missing(bounds)) bounds <- NULL

@@ -316,7 +316,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
         "or a ", p, " x 2 matrix (the gradient bound depends on it; it is never derived from the data)"))
     xr <- NULL
   } else {
-    xr <- .parse_ranges(x_bounds, p, "x_bounds")
+    xr <- .parse_ranges(x_bounds, p, "x_bounds", names = xnames)
     cl <- .clip_columns(x, xr)
     x <- cl$x
     .clip_message(cl$clipped, "x", "x_bounds", "pgbb_fit()")

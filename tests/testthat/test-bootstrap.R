@@ -25,3 +25,13 @@ test_that("bayesian_bootstrap() and blocked_bootstrap() label each tau by its ow
     expect_gt(mean(down$draws[, 1, "tau=0.9"]), mean(down$draws[, 1, "tau=0.1"]) + 1)
   }
 })
+
+test_that("the non-private blocked bootstrap follows set.seed(), partition included", {
+  z <- rexp(60)
+  # Its partition came from OS entropy, so set.seed() did not reproduce it.
+  set.seed(7); a <- blocked_bootstrap(z, draws = 20, blocks = 5)
+  set.seed(7); b <- blocked_bootstrap(z, draws = 20, blocks = 5)
+  expect_identical(a$draws, b$draws)
+  set.seed(8); c8 <- blocked_bootstrap(z, draws = 20, blocks = 5)
+  expect_false(identical(a$draws, c8$draws))
+})

@@ -91,3 +91,29 @@ test_that("overflowing bounds are an error naming 'bounds', not NaN or an intern
   expect_error(dp_bootstrap(X, x, method = "ridge_huber", epsilon = 1, delta = 1e-3, bounds = c(x = 1e300), B = 3),
                "^'bounds' must be small enough")
 })
+
+test_that("named rows of x_bounds and box are matched to the columns by name, never by position", {
+  set.seed(51)
+  X <- cbind(a = runif(100), b = runif(100, 0, 100))
+  y <- X[, 1] + rnorm(100)
+  fit_with <- function(...) pgbb_fit(X, y, loss = "quantile", sigma = 0, blocks = 10, rate = 1,
+                                     iterations = 20, hidden = 4, draws = 20, ...)
+  # Rows in the other order: every value of b used to be clipped to a's [0, 1].
+  swapped <- fit_with(box = c(-200, 200), x_bounds = rbind(b = c(0, 100), a = c(0, 1)))
+  expect_equal(unname(swapped$x_bounds["b", ]), c(0, 100))
+  expect_equal(unname(swapped$x_bounds["a", ]), c(0, 1))
+  expect_message(fit_with(box = c(-200, 200), x_bounds = rbind(b = c(0, 100), a = c(0, 1))), NA)
+  bx <- fit_with(box = rbind(b = c(-1, 1), a = c(-50, 50)), x_bounds = rbind(a = c(0, 1), b = c(0, 100)))
+  expect_equal(unname(bx$box["a", ]), c(-50, 50))
+  expect_equal(unname(bx$box["b", ]), c(-1, 1))
+  expect_error(fit_with(box = c(-200, 200), x_bounds = rbind(a = c(0, 1), c = c(0, 100))),
+               "'x_bounds' must be a matrix whose row names.*'a', 'b'")
+  expect_error(fit_with(box = rbind(a = c(-1, 1), a = c(-1, 1)), x_bounds = c(0, 100)), "'box'")
+  # Without row names the rows are positional, as documented.
+  pos <- fit_with(box = c(-200, 200), x_bounds = rbind(c(0, 1), c(0, 100)))
+  expect_equal(unname(pos$x_bounds["b", ]), c(0, 100))
+  unnamed <- unname(X)
+  expect_error(pgbb_fit(unnamed, y, loss = "quantile", sigma = 0, blocks = 10, rate = 1, iterations = 20,
+                        hidden = 4, draws = 20, box = c(-200, 200), x_bounds = rbind(b = c(0, 100), a = c(0, 1))),
+               "'x_bounds'")
+})

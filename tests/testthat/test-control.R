@@ -94,7 +94,7 @@ test_that("pgbb() trains pgbb_iterations(n) iterations at pgbb_rate(n) by defaul
   # A joint quantile fit takes SM S3.3's sizes: K = 5, q = 0.01 from 50,000
   # records (here 400 records: 500 per step caps q at 0.1), and its step
   # follows n epsilon: 1e-3 at epsilon = 1, 2e-3 without noise (private =
-  # FALSE ignores the epsilon given) or at n epsilon above 3e4.
+  # FALSE) or at n epsilon above 3e4.
   d <- data.frame(x = runif(400)); d$y <- d$x + rnorm(400)
   joint_fit <- function(...) pgbb(y ~ x, d, loss = "quantile", tau = c(0.3, 0.7), progress = FALSE,
                                   bounds = list(x = c(0, 1), .response = c(-4, 5)),
@@ -103,7 +103,9 @@ test_that("pgbb() trains pgbb_iterations(n) iterations at pgbb_rate(n) by defaul
   expect_equal(c(jq$ledger$mc, jq$ledger$rate, jq$fit$training$learning_rate, jq$ledger$blocks), c(5, 0.1, 1e-3, 5))
   expect_equal(jq$control$learning_rate, 1e-3)
   expect_equal(joint_fit(epsilon = 300)$fit$training$learning_rate, 2e-3)
-  expect_equal(joint_fit(epsilon = 1, private = FALSE)$fit$training$learning_rate, 2e-3)
+  expect_equal(suppressMessages(joint_fit(private = FALSE))$fit$training$learning_rate, 2e-3)
+  # A finite epsilon with private = FALSE is a contradiction, not a silently non-private fit.
+  expect_error(joint_fit(epsilon = 1, private = FALSE), "'private' must be TRUE when a finite 'epsilon'")
   given <- pgbb(y ~ 1, small, loss = "mean", epsilon = 1, bounds = b, progress = FALSE,
                 control = pgbb_control(hidden = 4, draws = 20, iterations = 400, rate = 0.3))
   expect_equal(given$ledger$iterations * given$ledger$runs, 400)

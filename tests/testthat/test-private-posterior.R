@@ -219,3 +219,16 @@ test_that("one-training PGBB intervals say that they leave out the privacy noise
                              blocks = 10, rate = 0.5, iterations = 30, hidden = 8, draws = 50))
   expect_no_warning(confint(np))
 })
+
+test_that("simulate(seed =) is reproducible and leaves the caller's random stream alone", {
+  f <- pp_fits()$pgbb_one
+  set.seed(99)
+  before <- .Random.seed
+  s1 <- simulate(f, nsim = 5, seed = 3)
+  # simulate() used to call set.seed() and leave the stream there, as stats::simulate.lm does not.
+  expect_identical(.Random.seed, before)
+  expect_identical(simulate(f, nsim = 5, seed = 3), s1)
+  expect_error(simulate(f, nsim = -1), "'nsim'")
+  expect_error(simulate(f, nsim = 2, seed = "a"), "'seed'")
+  expect_identical(.Random.seed, before)
+})

@@ -142,3 +142,28 @@ test_that("PTR-GDP bound exceeds SS with probability 1 - delta (Algorithm 3)", {
   expect_lt(abs(frac - delta) / sqrt(delta * (1 - delta) / 5000), 5)
   expect_equal(median(log(b)), 0.2 * qnorm(1 - delta), tolerance = 0.05)
 })
+
+test_that("PTR-GDP's discrete step 1 fails with probability at most delta (exact pmf)", {
+  # ptr_gdp() (src/core/cr_ss.h) releases L~ = gamma (round(L / gamma) + Z1),
+  # Z1 ~ N_Z(0, v), and log B = L~ + gamma (k + 1/2), k = ceil(sqrt(v) z) + 1,
+  # z = Phi^-1(1 - delta) rounded up. Rounding moves L by at most gamma / 2, so
+  # log B < log SS needs Z1 <= -k - 1 < -k. Its probability is computed here
+  # from the discrete Gaussian's pmf summed over +-40 sd (the mass beyond is
+  # below 1e-300), independently of the Gaussian-tail argument in the code.
+  worst <- 0
+  for (beta in c(0.2, 0.01)) for (mu in c(0.5, 1, 8)) for (delta in c(0.1, 1e-3, 1e-6)) {
+    sens <- beta + 2^-40
+    v <- pgbb:::cpp_grid_gaussian_plan(sens / mu, sens, 1L)$variance
+    z <- -qnorm(delta)
+    z <- z + 1e-12 * (1 + abs(z))
+    k <- ceiling(sqrt(v) * z) + 1
+    j <- seq(-ceiling(40 * sqrt(v)) - k, ceiling(40 * sqrt(v)) + k)
+    lw <- -j^2 / (2 * v)
+    w <- exp(lw - max(lw))
+    fail <- sum(w[j < -k]) / sum(w)
+    expect_lte(fail, delta)
+    worst <- max(worst, fail / delta)
+  }
+  # The bound is not vacuous: the worst case uses most of delta.
+  expect_gt(worst, 0.3)
+})
