@@ -450,8 +450,9 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                              "before the analysis, and report n as public), or impute them publicly"))
   mt <- attr(mf, "terms")
   # The terms' environment is the caller's frame, which may hold the data: a fit
-  # keeps terms for predict() only, evaluated in the global environment.
-  environment(mt) <- globalenv()
+  # keeps terms for predict() only, in an environment that holds just the
+  # formula's constants (.formula_constants()).
+  environment(mt) <- .formula_constants(formula, data)
   y <- stats::model.response(mf)
   if (is.null(y)) .arg_fail("formula", "a two-sided formula with a response")
   if (!is.numeric(y) || is.matrix(y))
@@ -463,6 +464,42 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   list(mf = mf, mt = mt, X = X, y = as.numeric(y))
 }
 
+# The constants a formula names besides the data's columns (the `shift` of
+# I(x - shift)), copied into a small environment whose parent is the global
+# one, so that predict() evaluates the terms with the values the fit used
+# rather than whatever the global environment holds then. Only short atomic
+# values are kept (at most 16 and fewer than the records): anything longer is
+# a variable, which predict() takes from `newdata`; no frame that may hold the
+# data is kept. Without constants the global environment itself.
+.formula_constants <- function(formula, data) {
+  fenv <- environment(formula) %||% globalenv()
+  out <- new.env(parent = globalenv())
+  for (v in setdiff(all.vars(formula), names(data))) {
+    val <- tryCatch(get(v, envir = fenv), error = function(e) NULL)
+    if (is.atomic(val) && length(val) >= 1L && length(val) <= 16L &&
+        (length(val) == 1L || length(val) < nrow(data)) && all(names(attributes(val)) %in% "names"))
+      assign(v, val, envir = out)
+  }
+  if (length(ls(out, all.names = TRUE))) out else globalenv()
+}
+
+# A column that does not vary is aliased with the intercept: nothing in the data
+# pins its coefficient, which the generator then outputs with a narrow interval
+# around an arbitrary value (lm() reports NA). Said to the analyst, like the
+# clip counts: the check reads the data, so the warning is not part of the
+# release and nothing is stored.
+.warn_constant_columns <- function(X) {
+  cols <- which(attr(X, "assign") != 0L)
+  flat <- cols[vapply(cols, function(j) { v <- X[, j]; all(v == v[1L]) }, logical(1))]
+  if (length(flat))
+    warning(sprintf(paste0(
+      "the column(s) %s take one value in the data: with the intercept their coefficients are not ",
+      "identified, and their estimates and intervals mean nothing (lm() would report NA). Drop them, or fit ",
+      "without the intercept. (This check reads the confidential data; it is shown to you and not stored.)"),
+      paste(sprintf("'%s'", colnames(X)[flat]), collapse = ", ")), call. = FALSE)
+  invisible(flat)
+}
+
 # Unit-box design from public bounds (R/design.R). A non-private fit without
 # any bounds takes its ranges from the data (.data_ranges()); no other path does.
 .pgbb_design <- function(frame, bounds, loss, private, coding = "centred") {
@@ -471,6 +508,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   intercept <- attr(frame$mt, "intercept") == 1L
   if (loss == "logistic" && !all(y %in% c(0, 1)))
     .arg_fail("formula", "a 0/1 response for loss = \"logistic\"")
+  if (intercept) .warn_constant_columns(X)
   if (length(bounds) == 0L && !private) {
     r <- .data_ranges(X, y, loss)
     cb <- r$cb

@@ -221,3 +221,16 @@ test_that("pgbb_control(hidden = integer(0)) is pgbb_fit()'s affine generator, c
   expect_length(fit$fit$generator$layers, 1L)     # one affine layer: no hidden layer
   expect_error(pgbb_control(hidden = 2.5), "'hidden'")
 }) })
+
+test_that("a column aliased with the intercept is named in a warning", {
+  set.seed(71)
+  x <- runif(300, 0, 10)
+  y <- 1 + 0.5 * x + rnorm(300)
+  X <- cbind(one = 1, x = x)
+  b <- list(one = c(0, 2), x = c(0, 10), .response = c(-5, 12))
+  ctl <- pgbb_control(iterations = 30, hidden = 4, draws = 50, blocks = 10)
+  # Before, the coefficient of 'one' came out with a narrow interval and no word.
+  expect_warning(quiet_noise(pgbb(X, y, epsilon = 5, bounds = b, control = ctl)), "'one' take one value")
+  expect_no_warning(quiet_noise(pgbb(X, y, epsilon = 5, bounds = b, control = ctl, intercept = FALSE)))
+  expect_no_warning(quiet_noise(pgbb(X[, "x", drop = FALSE], y, epsilon = 5, bounds = b[-1], control = ctl)))
+})

@@ -170,3 +170,27 @@ test_that("the default delta is min(1e-6, 0.01 / n), far below 1/n, in every fro
   f2 <- quiet_noise(pgbb(y ~ x, d, loss = "huber", epsilon = 1, delta = 1 / n, bounds = b, control = ctrl))
   expect_equal(f2$fit$ledger$delta, 1 / n)
 })
+
+test_that("predict() uses the formula's constants the fit used, and the fit keeps nothing else", { quiet_noise({
+  set.seed(61)
+  d <- data.frame(x = runif(200, 0, 10))
+  d$y <- 1 + 0.5 * d$x + rnorm(200)
+  fitter <- function(d) {
+    shift <- 5
+    big <- d$x                       # a frame that holds data: must not be kept
+    pgbb(y ~ I(x - shift), d, epsilon = 2, bounds = list(`I(x - shift)` = c(-5, 5), .response = c(-5, 12)),
+         control = pgbb_control(iterations = 30, hidden = 4, draws = 50, blocks = 10, runs = 2))
+  }
+  shift <- 0                         # predict() used to evaluate I(x - shift) with this one
+  f <- fitter(d)
+  nd <- data.frame(x = c(0, 10))
+  expect_equal(unname(predict(f, nd)), unname(coef(f)[1] + coef(f)[2] * (nd$x - 5)))
+  env <- environment(f$terms)
+  expect_identical(ls(env, all.names = TRUE), "shift")
+  expect_identical(parent.env(env), globalenv())
+  expect_no_record(f, "pgbb() with a formula constant")
+  # Without constants the terms live in the global environment, as before.
+  plain <- pgbb(y ~ x, d, epsilon = 2, bounds = list(x = c(0, 10), .response = c(-5, 12)),
+                control = pgbb_control(iterations = 30, hidden = 4, draws = 50, blocks = 10, runs = 2))
+  expect_identical(environment(plain$terms), globalenv())
+}) })
