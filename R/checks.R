@@ -72,10 +72,11 @@
 # is a typo or an option of another package's method (summary.rq's `se`,
 # predict.glm's `type`) that would otherwise be ignored without a word.
 .check_no_dots <- function(fun, ...) {
-  extra <- list(...)
-  if (!length(extra)) return(invisible(TRUE))
-  nms <- names(extra)
-  nm <- if (is.null(nms) || nms[1L] == "") "(unnamed)" else nms[1L]
+  # Names only: evaluating the arguments (list(...)) would fail first on one
+  # meant for the data, such as subset = x > 0.5, with "object 'x' not found".
+  if (!...length()) return(invisible(TRUE))
+  nms <- ...names()
+  nm <- if (is.null(nms) || is.na(nms[1L]) || nms[1L] == "") "(unnamed)" else nms[1L]
   stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", fun, nm), call. = FALSE)
 }
 

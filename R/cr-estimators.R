@@ -78,7 +78,23 @@
 }
 
 # CR-GS spec for a built-in name.
+# The settings in cr_gs()'s `...` that each built-in estimator reads; any other
+# is an error rather than silently unused.
+.cr_gs_builtin_settings <- function(name) {
+  if (name == "mean") return(character(0))
+  if (startsWith(name, "ustat")) return("degenerate")
+  common <- c("y", "lambda", if (grepl("huber", name)) "huber_c")
+  if (startsWith(name, "ridge")) c(common, "tol") else c(common, "radius", "a", "step_c")
+}
+
 .cr_gs_builtin_spec <- function(name, x, bounds, dots) {
+  given <- names(dots)[!vapply(dots, is.null, logical(1))]   # y = NULL is the same as no y
+  extra <- setdiff(given, .cr_gs_builtin_settings(name))
+  if (length(extra))
+    .arg_fail(extra[1L], sprintf("left out for estimator \"%s\", which does not use it (its settings: %s)", name,
+                                 if (length(.cr_gs_builtin_settings(name)))
+                                   paste(sprintf("'%s'", .cr_gs_builtin_settings(name)), collapse = ", ") else "none"))
+  if (!is.null(dots$degenerate)) .check_flag(dots$degenerate, "degenerate")
   X <- .as_data_matrix(x)
   n <- nrow(X); d <- ncol(X)
   # A constant column (an intercept) may have lower == upper.

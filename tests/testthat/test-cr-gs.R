@@ -347,3 +347,18 @@ test_that("cr_gs() warns when its radius noise is large against the radius, as c
   expect_error(confint(g, 5), "'parm'")
   expect_error(confint(g, levl = 0.5), "unknown argument 'levl'")
 })
+
+test_that("cr_gs() refuses an estimator setting the chosen estimator does not use", {
+  set.seed(45)
+  x <- runif(200)
+  # These ran and ignored the setting.
+  expect_error(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), y = rnorm(200), lambda = 3),
+               "'y' must be left out for estimator \"mean\"")
+  expect_error(cr_gs(x, "ustat_product", mu = 1, bounds = c(0, 1), tol = 1e-6), "'tol' must be left out")
+  expect_error(cr_gs(x, "ustat_product", mu = 1, bounds = c(0, 1), degenerate = "yes"), "'degenerate'")
+  X <- cbind(1, x)
+  expect_error(cr_gs(X, "ridge_logistic", mu = 1, bounds = rbind(c(1, 1), c(0, 1)), y = rbinom(200, 1, 0.5),
+                     lambda = 1, huber_c = 2), "'huber_c' must be left out")
+  expect_error(cr_gs(X, "ridge_huber", mu = 1, bounds = rbind(c(1, 1), c(0, 1)), y = rnorm(200),
+                     lambda = 1, radius = 2), "'radius' must be left out")
+})
