@@ -45,6 +45,7 @@
 #' bb <- bayesian_bootstrap(x, draws = 500)
 #' blk <- blocked_bootstrap(x, draws = 500, blocks = 10)
 #' rbind(ordinary = sd(bb$draws), blocked = sd(blk$draws))
+#' set.seed(2)
 #' z <- cbind(1, runif(200))
 #' yy <- drop(z %*% c(1, 2)) + rt(200, 3)
 #' hub <- blocked_bootstrap(z, yy, loss = "huber", draws = 200, blocks = 10)
