@@ -67,9 +67,8 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
   .check_memory(draws * ncol(x), "draws * ncol(x)")
   if (is.null(partition)) {
     # A non-private bootstrap: its partition, like its weights, comes from R's
-    # generator, so set.seed() reproduces it (block_partition() uses OS entropy).
-    .check_count(blocks, "blocks", min = 2)
-    .check_count(n, "n", min = blocks, max = .Machine$integer.max)
+    # generator, so set.seed() reproduces it (block_partition() uses OS entropy);
+    # `blocks` was checked against n above.
     partition <- cpp_block_partition(as.integer(n), as.integer(blocks), .post_seed())
   } else {
     if (length(partition) != n) .arg_fail("partition", sprintf("of length %d (one id per record)", n))

@@ -88,12 +88,12 @@
 }
 
 .cr_gs_builtin_spec <- function(name, x, bounds, dots) {
+  settings <- .cr_gs_builtin_settings(name)
   given <- names(dots)[!vapply(dots, is.null, logical(1))]   # y = NULL is the same as no y
-  extra <- setdiff(given, .cr_gs_builtin_settings(name))
+  extra <- setdiff(given, settings)
   if (length(extra))
     .arg_fail(extra[1L], sprintf("left out for estimator \"%s\", which does not use it (its settings: %s)", name,
-                                 if (length(.cr_gs_builtin_settings(name)))
-                                   paste(sprintf("'%s'", .cr_gs_builtin_settings(name)), collapse = ", ") else "none"))
+                                 if (length(settings)) paste(sprintf("'%s'", settings), collapse = ", ") else "none"))
   if (!is.null(dots$degenerate)) .check_flag(dots$degenerate, "degenerate")
   X <- .as_data_matrix(x)
   n <- nrow(X); d <- ncol(X)
