@@ -57,11 +57,32 @@ double weighted_objective(const Loss& loss, const RowStore<double>& rows, const 
   return f;
 }
 
+/// @brief Armijo backtracking along step from th (objective f, predicted
+/// decrease `decrease` = -g'step), which also keeps theta in the loss's domain
+/// (the Huber scale stays positive). On success trial holds the accepted point
+/// and f_new its objective.
+template <class Loss>
+bool armijo_step(const Loss& loss, const RowStore<double>& rows, const double* w, double tau,
+                 const Eigen::Ref<const Eigen::VectorXd>& th, const Eigen::VectorXd& step, double f,
+                 double decrease, Eigen::VectorXd& trial, double& f_new) {
+  double a = 1.0;
+  for (int ls = 0; ls < 60; ++ls) {
+    trial = th + a * step;
+    if (loss.theta_ok(trial.data())) {
+      f_new = weighted_objective(loss, rows, w, tau, trial.data(), nullptr, nullptr);
+      if (std::isfinite(f_new) && f_new <= f - 1e-4 * a * decrease) return true;
+    }
+    a *= 0.5;
+  }
+  return false;
+}
+
 /// @brief argmin_theta sum_i w_i l(theta, x_i) by Newton's method with a
 /// Levenberg ridge when the Hessian is not positive definite (Huber: few
 /// inliers) and Armijo backtracking, which also keeps theta in the loss's
-/// domain (the Huber scale stays positive). theta holds the start and receives
-/// the solution. Returns true on convergence.
+/// domain (the Huber scale stays positive), and gradient steps where the
+/// Hessian gives no descent direction. theta holds the start and receives the
+/// solution. Returns true on convergence.
 template <class Loss>
 bool solve_weighted(const Loss& loss, const RowStore<double>& rows, const double* w, double tau,
                     double* theta, const NewtonControl& ctl = NewtonControl()) {
@@ -75,50 +96,50 @@ bool solve_weighted(const Loss& loss, const RowStore<double>& rows, const double
   double f = weighted_objective(loss, rows, w, tau, theta, g.data(), H.data());
   for (int it = 0; it < ctl.max_iter; ++it) {
     // Ridge: start tiny (relative to the Hessian's scale) and grow until positive definite.
-    const double scale = std::fmax(H.diagonal().cwiseAbs().maxCoeff(), 1e-300);
-    double ridge = 0.0;
-    Eigen::LLT<Mat> llt;
-    for (int tries = 0; tries < 60; ++tries) {
-      llt.compute(H + ridge * Mat::Identity(d, d));
-      if (llt.info() == Eigen::Success) break;
-      ridge = ridge == 0.0 ? 1e-12 * scale : ridge * 10.0;
+    const double scale = H.diagonal().cwiseAbs().maxCoeff();
+    bool newton = scale > 0.0 && std::isfinite(scale);
+    if (newton) {
+      double ridge = 0.0;
+      Eigen::LLT<Mat> llt;
+      for (int tries = 0; tries < 60; ++tries) {
+        llt.compute(H + ridge * Mat::Identity(d, d));
+        if (llt.info() == Eigen::Success) break;
+        ridge = ridge == 0.0 ? 1e-12 * scale : ridge * 10.0;
+      }
+      newton = llt.info() == Eigen::Success;
+      if (newton) step = -llt.solve(g);
     }
-    if (llt.info() != Eigen::Success) return false;
-    step = -llt.solve(g);
-    const double decrement = -g.dot(step);  // g' (H + ridge)^{-1} g
+    // A Hessian without curvature (a Huber fit whose scale has shrunk below
+    // every residual: no inliers, so H = 0) gives no Newton direction; the
+    // gradient does, and the line search below sizes it.
+    if (!newton) step = -g;
+    const double decrement = -g.dot(step);  // g' (H + ridge)^{-1} g, or g'g
 #ifdef PGBB_DEBUG_NEWTON
-    fprintf(stderr, "it %d f=%.17g dec=%g ridge=%g theta0=%g s=%g\n", it, f, decrement, ridge, theta[0], theta[d-1]);
+    fprintf(stderr, "it %d f=%.17g dec=%g newton=%d theta0=%g s=%g\n", it, f, decrement, int(newton), theta[0], theta[d-1]);
 #endif
     if (!(decrement >= 0) || !std::isfinite(decrement)) return false;
     // Converged when the Newton decrement is small (see NewtonControl) or the
     // Newton step is below 1e-10 of theta's size; the last step is taken.
-    if (decrement < ctl.tol * (1.0 + std::fabs(f)) ||
-        step.cwiseAbs().maxCoeff() < 1e-10 * (1.0 + th.cwiseAbs().maxCoeff())) {
+    if (newton && (decrement < ctl.tol * (1.0 + std::fabs(f)) ||
+                   step.cwiseAbs().maxCoeff() < 1e-10 * (1.0 + th.cwiseAbs().maxCoeff()))) {
       trial = th + step;
       if (loss.theta_ok(trial.data())) th = trial;
       return true;
     }
-    // Armijo backtracking.
-    double a = 1.0, f_new = f;
-    bool accepted = false;
-    for (int ls = 0; ls < 60; ++ls) {
-      trial = th + a * step;
-      if (loss.theta_ok(trial.data())) {
-        f_new = weighted_objective(loss, rows, w, tau, trial.data(), nullptr, nullptr);
-        if (std::isfinite(f_new) && f_new <= f - 1e-4 * a * decrement) {
-          accepted = true;
-          break;
-        }
-      }
-      a *= 0.5;
+    double f_new = f;
+    bool accepted = armijo_step(loss, rows, w, tau, th, step, f, decrement, trial, f_new);
+    if (!accepted && newton) {
+      // The Newton direction found no decrease. At the minimum up to rounding
+      // if the predicted decrease is below 1e-12 of the objective (theta then
+      // within about 1e-6 of the minimiser on the scale of the Hessian):
+      // Newton can stall like this on the kinks of the Huber loss, which is C^1
+      // but not C^2. Otherwise the quadratic model misleads (a Hessian from a
+      // handful of inliers), and the gradient is a descent direction.
+      if (decrement < 1e-12 * (1.0 + std::fabs(f))) return true;
+      step = -g;
+      accepted = armijo_step(loss, rows, w, tau, th, step, f, g.squaredNorm(), trial, f_new);
     }
-    if (!accepted) {
-      // No decrease found: at the minimum up to rounding if the predicted
-      // decrease is below 1e-12 of the objective (theta then within about
-      // 1e-6 of the minimiser on the scale of the Hessian). Newton can stall
-      // like this on the kinks of the Huber loss, which is C^1 but not C^2.
-      return decrement < 1e-12 * (1.0 + std::fabs(f));
-    }
+    if (!accepted) return false;
     th = trial;
     f = weighted_objective(loss, rows, w, tau, theta, g.data(), H.data());
   }
