@@ -24,8 +24,17 @@
 
 # Validates the public inputs shared by every accountant entry point and returns the
 # list the C++ glue reads. `n`, `blocks`, `gamma` and `alpha` are only looked at when
-# the chosen accountant uses them (lazy evaluation lets callers of "plain" omit them).
+# the chosen accountant uses them (lazy evaluation lets callers of "plain" omit them);
+# given to an accountant that does not read them, they are an error, not ignored.
 .accountant_setup <- function(accountant, n, blocks, gamma, alpha, clip, rate, J, m) {
+  unread <- c(n = accountant == "plain" && !missing(n),
+              blocks = accountant == "plain" && !missing(blocks),
+              gamma = accountant != "dirichlet" && !is.null(gamma),
+              alpha = accountant != "dirichlet" && !identical(alpha, 0))
+  if (any(unread))
+    .arg_fail(names(unread)[unread][1L], sprintf("left out for accountant = \"%s\", which does not read it%s",
+                                                 accountant, if (accountant == "plain") "" else
+                                                   " (it uses the worst-case weight 1 / n_S, not the Dirichlet law)"))
   .check_positive(clip, "clip")
   .check_open_unit(rate, "rate")
   .check_count(J, "J", min = 0, max = 1000)

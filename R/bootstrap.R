@@ -31,7 +31,8 @@
 #'   otherwise be ignored).
 #' @param u Optional `draws` x `blocks` matrix of block weights to use instead of
 #'   fresh Dirichlet draws (e.g. the weights at which a generator was evaluated).
-#' @param bandwidth,huber_c,huber_kappa,scale Loss settings as in [pgbb_fit()].
+#' @param bandwidth,huber_c,huber_kappa Loss settings as in [pgbb_fit()]; each is an error
+#'   with a loss that does not read it.
 #' @param start Optional starting value of the Newton solver (default: zero
 #'   coefficients and, for `"huber"`, scale one).
 #' @return An object of class `bootstrap_draws`: a list with `draws` (a `draws` x
@@ -53,11 +54,12 @@
 #' @export
 blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks = 20,
                               gamma = NULL, tau = NULL, partition = NULL, ..., u = NULL,
-                              bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
+                              bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
                               start = NULL) {
   .formula_dots_check(match.call(expand.dots = FALSE)$..., character(0), "blocked_bootstrap",
                       names(formals(sys.function())))
   loss <- .match_boot_loss(loss)
+  .refuse_unread_settings(names(match.call())[-1L], loss, "blocked_bootstrap", .boot_setting_readers)
   x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   n <- nrow(x)
   .check_count(draws, "draws")
@@ -92,18 +94,19 @@ blocked_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, blocks =
   if (is.null(u)) u <- cpp_rdirichlet(as.integer(draws), as.integer(blocks), gamma, .post_seed())
   res <- .exact_draws(x, y, loss, draws, tau, u = u, partition = as.integer(partition),
                       blocks = as.integer(blocks), gamma = gamma, bandwidth = bandwidth,
-                      huber_c = huber_c, huber_kappa = huber_kappa, scale = scale, start = start)
+                      huber_c = huber_c, huber_kappa = huber_kappa, start = start)
   .new_bootstrap_draws(res$draws, "blocked", loss, n, c(extra, list(tau = res$tau, failed = res$failed)))
 }
 
 #' @rdname blocked_bootstrap
 #' @export
 bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = NULL, ...,
-                               bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71, scale = 1,
+                               bandwidth = 0.1, huber_c = 1.345, huber_kappa = 0.71,
                                start = NULL) {
   .formula_dots_check(match.call(expand.dots = FALSE)$..., character(0), "bayesian_bootstrap",
                       names(formals(sys.function())))
   loss <- .match_boot_loss(loss)
+  .refuse_unread_settings(names(match.call())[-1L], loss, "bayesian_bootstrap", .boot_setting_readers)
   x <- if (loss %in% c("mean", "exponential")) .as_bootstrap_matrix(x, "x") else .as_design(x, loss)
   .check_count(draws, "draws")
   .check_memory(draws * ncol(x), "draws * ncol(x)")
@@ -117,9 +120,13 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   }
   res <- .exact_draws(x, y, loss, draws, tau, u = NULL, partition = integer(0), blocks = 0L,
                       gamma = 1, bandwidth = bandwidth, huber_c = huber_c,
-                      huber_kappa = huber_kappa, scale = scale, start = start)
+                      huber_kappa = huber_kappa, start = start)
   .new_bootstrap_draws(res$draws, "ordinary", loss, nrow(x), list(tau = res$tau, failed = res$failed))
 }
+
+# The bootstraps' loss settings (the mean losses have closed forms, with no
+# scale to set).
+.boot_setting_readers <- list(huber_c = "huber", huber_kappa = "huber", bandwidth = "quantile")
 
 .match_boot_loss <- function(loss) {
   ok <- c("mean", "exponential", "huber", "quantile", "logistic", "squared")
@@ -131,7 +138,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
 # Exact weighted minimisers, one per draw (and per level of tau). Blocked when
 # u is given (weights u[b, pi(i)] / n_pi(i)), ordinary Dirichlet(1_n) otherwise.
 .exact_draws <- function(x, y, loss, draws, tau, u, partition, blocks, gamma, bandwidth,
-                         huber_c, huber_kappa, scale, start) {
+                         huber_c, huber_kappa, start) {
   n <- nrow(x)
   p <- ncol(x)
   if (loss == "exponential") {  # closed form: the weighted mean of x
@@ -158,7 +165,6 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   }
   .check_positive(huber_c, "huber_c")
   .check_positive(huber_kappa, "huber_kappa")
-  .check_positive(scale, "scale")
   d <- .loss_dim(loss, p)
   names <- .coef_names(loss, .design_names(x))
   if (is.null(start)) start <- c(rep(0, p), if (loss == "huber") 1)
@@ -172,7 +178,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
     if (loss == "quantile" && bandwidth == 0) {
       res <- .rq_draws(x, y, tau[i], draws, u, partition, seed)
     } else {
-      spec <- .loss_spec(loss, p, huber_c, huber_kappa, max(bandwidth, 1e-300), scale)
+      spec <- .loss_spec(loss, p, huber_c, huber_kappa, max(bandwidth, 1e-300))
       # The same seed at every level: ordinary-bootstrap weights are then the
       # same at every level too.
       res <- cpp_exact_bootstrap(x, y, spec, partition, as.integer(blocks), gamma, as.integer(draws),
@@ -208,6 +214,7 @@ bayesian_bootstrap <- function(x, y = NULL, loss = "mean", draws = 1000, tau = N
   .check_finite_numeric(x, arg)
   storage.mode(x) <- "double"
   if (is.null(colnames(x))) colnames(x) <- if (ncol(x) == 1L) "mean" else paste0("V", seq_len(ncol(x)))
+  .check_column_names(colnames(x), arg)
   x
 }
 
@@ -226,7 +233,8 @@ print.bootstrap_draws <- function(x, digits = max(3L, getOption("digits") - 3L),
   if (length(dim(d)) == 3L) {
     for (i in seq_len(dim(d)[3])) {
       cat(dimnames(d)[[3]][i], "\n")
-      print(cbind(mean = colMeans(d[, , i]), sd = apply(d[, , i], 2L, stats::sd)), digits = digits)
+      di <- .level_slice(d, i)   # stays a matrix for a single coefficient
+      print(cbind(mean = colMeans(di), sd = apply(di, 2L, stats::sd)), digits = digits)
     }
   } else {
     print(cbind(mean = colMeans(d), sd = apply(d, 2L, stats::sd)), digits = digits)
@@ -235,10 +243,22 @@ print.bootstrap_draws <- function(x, digits = max(3L, getOption("digits") - 3L),
 }
 
 #' @export
-coef.bootstrap_draws <- function(object, ...) .draws_mean(object$draws)
+coef.bootstrap_draws <- function(object, ...) {
+  .check_no_dots("coef", ...)
+  .draws_mean(object$draws)
+}
 
 #' @export
-vcov.bootstrap_draws <- function(object, ...) .draws_cov(object$draws)
+vcov.bootstrap_draws <- function(object, ...) {
+  .check_no_dots("vcov", ...)
+  .draws_cov(object$draws)
+}
+
+#' @export
+nobs.bootstrap_draws <- function(object, ...) {
+  .check_no_dots("nobs", ...)
+  object$n
+}
 
 #' @export
 confint.bootstrap_draws <- function(object, parm, level = 0.95, ...) {

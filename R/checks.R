@@ -71,13 +71,13 @@
 # S3 methods take `...` because their generics do; an argument that lands there
 # is a typo or an option of another package's method (summary.rq's `se`,
 # predict.glm's `type`) that would otherwise be ignored without a word.
-.check_no_dots <- function(fun, ...) {
+.check_no_dots <- function(.fun, ...) {
   # Names only: evaluating the arguments (list(...)) would fail first on one
   # meant for the data, such as subset = x > 0.5, with "object 'x' not found".
   if (!...length()) return(invisible(TRUE))
   nms <- ...names()
   nm <- if (is.null(nms) || is.na(nms[1L]) || nms[1L] == "") "(unnamed)" else nms[1L]
-  stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", fun, nm), call. = FALSE)
+  stop(sprintf("%s(): unknown argument '%s'; it is not used by this method.", .fun, nm), call. = FALSE)
 }
 
 # What a formula front end's `...` passes on to model.frame().
@@ -163,12 +163,15 @@
       .arg_fail(alias_name, "left out when 'loss' is given (it is the former name of 'loss')")
     loss <- alias
     arg <- alias_name
+  } else if (loss_missing) {
+    loss <- loss[1L]   # the method's default (its first choice)
   }
-  if (!is.character(loss) || !loss[1] %in% choices) {
+  # A vector (loss = c("linear", "gaussian")) would silently fit its first entry.
+  if (!is.character(loss) || length(loss) != 1L || !loss %in% choices) {
     q <- sprintf("\"%s\"", choices)
     .arg_fail(arg, paste("one of", paste(q[-length(q)], collapse = ", "), "or", q[length(q)]))
   }
-  loss[1]
+  loss
 }
 
 # A single fraction in [0, 1] (or [0, 1) with `below_one`): the one check of

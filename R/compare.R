@@ -16,7 +16,7 @@
 #' @param truth `NULL`, a named vector of true coefficients (used at every level),
 #'   or a matrix terms x tau (column names the levels, e.g. `"0.25"` or `"tau= 0.25"`).
 #' @param reference `NULL` or a non-private fit whose coefficients are the truth when
-#'   `truth` is `NULL`: [pgbb_reference()], `quantreg::rq()` (one or several `tau`),
+#'   `truth` is `NULL` (giving both is an error): [pgbb_reference()], `quantreg::rq()` (one or several `tau`),
 #'   [stats::lm()], [stats::glm()], or anything with a `coef()` method.
 #' @param level Interval level (default 0.95).
 #' @return A data frame of class `private_comparison` with columns `method`, `term`,
@@ -39,6 +39,8 @@ compare_private_fits <- function(fits, truth = NULL, reference = NULL, level = 0
   nm <- names(fits)
   if (is.null(nm) || any(is.na(nm) | nm == "") || anyDuplicated(nm))
     .arg_fail("fits", "a list with distinct, non-empty names (the method labels)")
+  if (!is.null(truth) && !is.null(reference))
+    .arg_fail("reference", "left out when 'truth' is given (the truth is compared against; the reference would be unused)")
   if (is.null(truth) && is.null(reference))
     stop("give 'truth' (the true coefficients) or 'reference' (a non-private fit).", call. = FALSE)
   tt <- if (!is.null(truth)) .truth_table(truth, "truth") else .reference_table(reference)
@@ -95,6 +97,7 @@ print.private_comparison <- function(x, digits = 3L, ...) {
     taus <- suppressWarnings(as.numeric(.tau_label_value(colnames(truth))))
     if (anyNA(taus))
       .arg_fail(arg, "a matrix whose column names are quantile levels (e.g. \"0.25\" or \"tau= 0.25\")")
+    if (anyNA(truth) || any(!is.finite(truth))) .arg_fail(arg, "free of NA and infinite values")
     return(data.frame(term = rep(rownames(truth), ncol(truth)), tau = rep(taus, each = nrow(truth)),
                       truth = as.numeric(truth), stringsAsFactors = FALSE))
   }

@@ -9,7 +9,9 @@
 #' paper's step, each quantile level clipped at its own bound, and a generator whose
 #' spread may differ between levels. `paper = TRUE`
 #' restores the paper's single training (Algorithms 1 and 2) for
-#' reproductions. None of the settings may be chosen by looking at the
+#' reproductions. A loss setting that the fit's loss does not read (`huber_c`
+#' for a quantile fit, `bandwidth` or `tau_weights` for a Huber fit) is an
+#' error in [pgbb()]. None of the settings may be chosen by looking at the
 #' confidential data: every one is part of the public description of the
 #' mechanism.
 #'
@@ -194,8 +196,9 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
                          precision = c("float", "double"), share_partition = TRUE, threads = NULL,
                          level_noise = c("scaled", "uniform"), paper = FALSE) {
   .check_flag(paper, "paper")
+  # The settings the user wrote: pgbb() refuses a loss setting its loss does not read.
+  given <- names(match.call())[-1L]
   if (paper) {
-    given <- names(match.call())[-1L]
     for (nm in setdiff(names(.paper_setting), given)) assign(nm, .paper_setting[[nm]])
   }
   if (!is.null(blocks)) .check_count(blocks, "blocks", min = 3)
@@ -240,6 +243,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
   .check_flag(share_partition, "share_partition")
   level_noise <- .match_arg(level_noise)
   if (!is.null(threads)) threads <- .check_threads(threads)   # NULL stays: pgbb_fit() reads the option
+  given <- given[!vapply(given, function(nm) is.null(get(nm)), logical(1))]   # NULL: unset
   structure(list(blocks = blocks, gamma = gamma, rate = rate, iterations = iterations,
                  mc = mc, hidden = as.integer(hidden), optimizer = optimizer,
                  learning_rate = learning_rate, lr_floor = lr_floor, schedule = schedule,
@@ -252,7 +256,7 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
                  level_interactions = level_interactions, average_from = average_from, warmup = warmup, clip = clip,
                  precision = precision, share_partition = share_partition,
                  threads = threads, level_noise = level_noise, paper = paper),
-            class = "pgbb_control")
+            class = "pgbb_control", given = given)
 }
 
 #' Default training length, subsampling rate and step for n records

@@ -136,6 +136,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
                           bootstrap_noise = c("auto", "composition", "matched")) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
+  if (!missing(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
   bootstrap_noise <- .match_arg(bootstrap_noise)
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
@@ -170,7 +171,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
                          .privacy_record(mu, 0, n, "asymptotic mu-GDP only (CLT composition of Dette & Graw 2025); no finite-sample guarantee"),
                          list(mu_center = mu1, mu_bootstrap = muB, sd_center = sd_center, sd_bootstrap = sd_boot,
                               bootstrap_noise = bootstrap_noise, mu_bootstrap_block = muB * m / n * sqrt(B)), cl,
-                         extra = list(estimate = theta_t))
+                         extra = list(estimate = theta_t, prob = if (estimator == "quantile") prob))
   obj$interval <- c(lower = lower, upper = upper)
   obj
 }
@@ -219,6 +220,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                         B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
+  if (!missing(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
   alpha <- .cr_alpha(alpha, level)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")
@@ -250,5 +252,5 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                   .privacy_record(mu, 0, n, sprintf("pure (%.4g + %.4g)-DP, hence mu-GDP (Dong et al. 2022), non-asymptotic", eps_i, eps_i),
                                   list(epsilon_pure = 2 * eps_i)),
                   list(epsilon_center = eps_i, epsilon_search = eps_i, grid_step = step, grid_index = r$k), cl,
-                  extra = list(blocks = s))
+                  extra = list(blocks = s, prob = if (estimator == "quantile") prob))
 }

@@ -218,6 +218,9 @@
     return(spec)
   }
   if (!is.function(fun)) .arg_fail("estimator$fun", "a function or the name of a built-in estimator")
+  given <- names(dots)[!vapply(dots, is.null, logical(1))]
+  if (length(given))
+    .arg_fail(given[1L], "left out for a user estimator: the settings in '...' are those of the built-in estimators")
   sens <- estimator$sensitivity
   if (!is.function(sens)) .arg_fail("estimator$sensitivity", "a function N -> l2 global sensitivity on data sets of size N")
   X <- if (is.data.frame(x)) x else .as_data_matrix(x)
@@ -250,7 +253,17 @@
 .rows <- function(X, idx) if (is.matrix(X) && ncol(X) == 1L) X[idx, 1] else if (is.matrix(X) || is.data.frame(X)) X[idx, , drop = FALSE] else X[idx]
 
 # CR-SS spec.
-.cr_ss_spec <- function(estimator, x, prob, bounds, dots) {
+# The settings each CR-SS estimator reads (prob is cr_ss()'s argument, the others
+# are in its `...`); "user" is an estimator given as a list.
+.cr_ss_settings <- list(quantile = c("prob", "tau", "C", "beta"), ustat_product = c("degenerate", "beta"),
+                        user = "beta")
+
+.cr_ss_spec <- function(estimator, x, prob, bounds, dots, given = names(dots)) {
+  kind <- if (is.character(estimator)) estimator else "user"
+  extra <- setdiff(given, .cr_ss_settings[[kind]])
+  if (length(extra))
+    .arg_fail(extra[1L], sprintf("left out for %s, which does not use it",
+                                 if (kind == "user") "a user estimator" else sprintf("estimator \"%s\"", kind)))
   if (is.character(estimator)) {
     X <- .as_data_matrix(x)
     if (ncol(X) != 1L) .arg_fail("x", sprintf("a numeric vector for estimator \"%s\"", estimator))
@@ -269,6 +282,7 @@
       spec$names <- sprintf("quantile(%g)", prob)
     } else {
       deg <- dots$degenerate %||% TRUE
+      .check_flag(deg, "degenerate")
       spec$tau <- if (isTRUE(deg)) .tau_linear else .tau_sqrt
       spec$description <- "degenerate U-statistic, kernel x*y"
       spec$names <- "ustat_product"

@@ -143,6 +143,17 @@
 # Estimator parameters arrive in `...`: a misspelt name would otherwise be ignored
 # silently (or, worse, partially matched by `dots$name`), so every name must be one
 # the function documents.
+# rho is the failure probability of kappa* (eq. 4); given to a plan that does
+# not read it, it would be silently unused.
+.refuse_unread_rho <- function(rho, read, fun) {
+  if (!is.null(rho)) .check_open_unit(rho, "rho")
+  if (!is.null(rho) && !read)
+    .arg_fail("rho", sprintf(paste0("left out (NULL) here: %s() reads it only for kappa* of eq. (4), with ",
+                                    "mode = \"wr\" and multiplicity = \"bound\"%s"), fun,
+                             if (fun == "cr_ss") ", or for the smoothness beta of eq. (6) when 'beta' is not given" else ""))
+  invisible(TRUE)
+}
+
 .check_dots <- function(dots, allowed, fun) {
   if (length(dots) == 0L) return(invisible(TRUE))
   nm <- names(dots)
@@ -313,7 +324,8 @@
 #' @param m Resample size; default `ceiling(n / log(n))`.
 #' @param mode `"wr"` (m-out-of-n with replacement) or `"wor"` (subsampling).
 #' @param rho Failure probability of multiplicity-conditioned sampling; default `1/n`.
-#'   Used with `multiplicity = "bound"` only (and, in [cr_ss()], in the smoothness of eq. 6).
+#'   Used with `mode = "wr"` and `multiplicity = "bound"` only (and, in [cr_ss()], in
+#'   the smoothness of eq. 6 when `beta` is not given); an error where it is unused.
 #' @param multiplicity With replacement (`mode = "wr"`): how the sensitivities account
 #'   for a record occurring several times in a resample. `"realised"` (default) uses
 #'   the largest multiplicity \eqn{\kappa = \max_i \kappa(S_i)} of the resamples
@@ -333,7 +345,11 @@
 #'   `kappa` (the multiplicity factor of the sensitivities: realised, \eqn{\kappa_\star}
 #'   or 1 without replacement), `kappa_star` (`NA` unless `multiplicity = "bound"`),
 #'   `multiplicity`, `noise` (the public noise scales) and more. Only private
-#'   quantities and public settings are stored.
+#'   quantities and public settings are stored. `coef()` gives the private point
+#'   estimate (the centre; for [cr_dette_graw()] its private estimate, around which
+#'   its interval need not be symmetric), `confint()` the region's interval,
+#'   `nobs()` the (public) number of records, and `as.data.frame()` one row per
+#'   coordinate in the schema of the private fits.
 #' @section Multiplicity: The privacy proofs (Theorem 4.2, Appendix D; Theorem 5.6,
 #'   Appendix F.2) fix one realisation of the resample indices, which are drawn
 #'   independently of the data, and compare neighbouring data sets on it. On that
@@ -375,7 +391,10 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
   if (missing(bounds)) bounds <- NULL
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_gs()")
-  plan <- .cr_plan(spec$n, m, B, mode, rho, .match_arg(multiplicity))
+  multiplicity <- .match_arg(multiplicity)
+  # CR-GS reads rho only through kappa* of eq. (4).
+  .refuse_unread_rho(rho, mode == "wr" && multiplicity == "bound", "cr_gs")
+  plan <- .cr_plan(spec$n, m, B, mode, rho, multiplicity)
   st <- .cr_gs_stats(spec, plan, .rng_seed())
   if (st$failed_at > 0L) .multiplicity_failure(st$failed_at, st$failed_mult, plan$kappa, plan$rho)
   if (identical(plan$multiplicity, "realised")) {
@@ -440,7 +459,9 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
 #' Records outside `bounds` are clipped to them first.
 #' @inheritParams cr_gs
 #' @param estimator `"quantile"`, `"ustat_product"` or a list (see the section on estimators).
-#' @param prob Quantile level for `estimator = "quantile"`.
+#' @param prob Quantile level for `estimator = "quantile"` (an error with another
+#'   estimator, as are `C` with another than `"quantile"` and `degenerate` with
+#'   another than `"ustat_product"`).
 #' @param mu Privacy budget: the release is `(mu, delta)`-GDP (Theorem 5.6).
 #' @param delta The \eqn{\delta} of \eqn{(\mu, \delta)}-GDP, in (0, 1). With
 #'   `epsilon` in place of `mu`, the \eqn{\delta} of the
@@ -474,15 +495,15 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
                   epsilon = NULL, multiplicity = c("realised", "bound")) {
   cl <- match.call()
   mode <- .match_arg(mode)
-  if (is.character(estimator)) {
-    if (length(estimator) > 1L) estimator <- estimator[1L]
-    if (!(estimator %in% c("quantile", "ustat_product")))
-      .arg_fail("estimator", "\"quantile\", \"ustat_product\" or a list (see ?cr_ss)")
-  }
+  multiplicity <- .match_arg(multiplicity)
+  if (missing(estimator)) estimator <- "quantile"
+  if (is.character(estimator) && (length(estimator) != 1L || !(estimator %in% c("quantile", "ustat_product"))))
+    .arg_fail("estimator", "\"quantile\", \"ustat_product\" or a list (see ?cr_ss)")
   if (!is.null(tau)) {
     if (!missing(prob)) .arg_fail("tau", "given alone, or replaced by 'prob' (its other name; not both)")
     prob <- tau
   }
+  prob_given <- !missing(prob) || !is.null(tau)
   budget <- .cr_ss_budget(if (missing(mu)) NULL else mu, if (missing(delta)) NULL else delta, epsilon)
   mu <- budget$mu
   delta <- budget$delta
@@ -490,9 +511,13 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   if (missing(bounds)) bounds <- NULL
   dots <- list(...)
   .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")
-  spec <- .cr_ss_spec(estimator, x, prob, bounds, dots)
+  # A setting the estimator does not read is an error, not silently unused.
+  spec <- .cr_ss_spec(estimator, x, prob, bounds, dots,
+                      given = c(if (prob_given) if (is.null(tau)) "prob" else "tau", names(dots)))
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_ss()")
-  plan <- .cr_plan(spec$n, m, B, mode, rho, .match_arg(multiplicity))
+  # rho enters kappa* of eq. (4) (mode "wr", multiplicity "bound") and the smoothness beta of eq. (6).
+  .refuse_unread_rho(rho, (mode == "wr" && multiplicity == "bound") || is.null(dots$beta), "cr_ss")
+  plan <- .cr_plan(spec$n, m, B, mode, rho, multiplicity)
   seed <- .rng_seed()
   plan <- .cr_realise(plan, seed)   # realised: kappa = max_i kappa(S_i), before beta is chosen
   # eq. (6), with the realised kappa in place of kappa* when multiplicity = "realised":
@@ -619,12 +644,25 @@ confint.private_cr <- function(object, parm, level = object$level, ...) {
 }
 
 #' @export
+coef.private_cr <- function(object, ...) {
+  .check_no_dots("coef", ...)
+  est <- object$estimate %||% object$center
+  stats::setNames(as.numeric(est), names(object$center))
+}
+
+#' @export
+nobs.private_cr <- function(object, ...) {
+  .check_no_dots("nobs", ...)
+  object$n
+}
+
+#' @export
 as.data.frame.private_cr <- function(x, row.names = NULL, optional = FALSE, ...) {
   # The private fits' schema first (R/private-posterior.R): method, term, tau
   # (the quantile level of a CR-SS quantile), estimate, sd (NA: a region has
   # no draws), lower, upper; then the region's own settings.
   data.frame(method = x$method, term = names(x$center), tau = x$prob %||% NA_real_,
-             estimate = unname(x$center), sd = NA_real_,
+             estimate = unname(stats::coef(x)), sd = NA_real_,
              lower = unname(x$center) - x$radius, upper = unname(x$center) + x$radius,
              radius = x$radius, level = x$level, mode = x$mode, n = x$n, m = x$m, B = x$B,
              mu = x$privacy$mu, delta = x$privacy$delta, epsilon = x$privacy$epsilon,

@@ -108,6 +108,8 @@
 #' @param calibration `"rdp"` (default; valid at the given `B`) or `"asymptotic"` (the
 #'   paper's \eqn{B \to \infty} calibration of Wang et al. 2025); see 'Privacy'.
 #' @param tol Certified optimisation tolerance of `"ridge_huber"` (default 1e-8).
+#'   `lambda`, `huber_c`, `huber_kappa` and `tol` are errors with `"mean"`, and
+#'   `deconvolution` with `"ridge_huber"`.
 #' @param deconvolution Settings of the deconvolution of `"mean"`: a list with
 #'   `c0` (penalty weight, default 0.01), `degree` (degree of the log-polynomial
 #'   density, default 5) and `grid` (number of grid points, default 300).
@@ -133,6 +135,10 @@
 dp_bootstrap <- function(x, ...) UseMethod("dp_bootstrap")
 
 #' @rdname dp_bootstrap
+# The settings that only one of DP-Bootstrap's losses reads.
+.dpb_setting_readers <- list(lambda = "ridge_huber", huber_c = "ridge_huber", huber_kappa = "ridge_huber",
+                             tol = "ridge_huber", deconvolution = "mean")
+
 #' @export
 dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), epsilon, delta, bounds,
                                  B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
@@ -149,14 +155,13 @@ dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), e
   .check_open_unit(level, "level")
   if (is.null(B)) B <- if (loss == "mean") 1000 else 20
   .check_count(B, "B", min = 2, max = 1e6)
-  if (!is.character(calibration) || !calibration[1] %in% c("rdp", "asymptotic"))
-    .arg_fail("calibration", "\"rdp\" or \"asymptotic\"")
-  budget <- list(epsilon = epsilon, delta = delta, mu = gdp_mu(epsilon, delta), calibration = calibration[1])
+  calibration <- .match_arg(calibration, c("rdp", "asymptotic"))
+  .refuse_unread_settings(names(cl)[-1L], loss, "dp_bootstrap", .dpb_setting_readers)
+  budget <- list(epsilon = epsilon, delta = delta, mu = gdp_mu(epsilon, delta), calibration = calibration)
   fit <- if (loss == "ridge_huber") {
     .dpb_huber(x, y, budget, bounds, B, lambda, huber_c, huber_kappa, level, tol)
   } else {
     if (!is.null(y)) .arg_fail("y", "NULL for method \"mean\"")
-    if (!is.null(lambda)) .arg_fail("lambda", "NULL for method \"mean\" (there is no penalty)")
     .dpb_mean(x, budget, bounds, B, level, .dpb_deconv_control(deconvolution))
   }
   fit$call <- .release_call(cl, "dp_bootstrap")

@@ -130,6 +130,7 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   dx <- match.call(expand.dots = FALSE)$...
   dn <- names(dx) %||% rep("", length(dx))
   .formula_dots_check(dx, c(.formula_dots, names(.sgld_defaults)), "dp_sgld", names(formals(sys.function())))
+  .refuse_unread_settings(names(dx), loss, "dp_sgld")
   dvals <- list()
   for (i in which(!dn %in% .formula_dots)) dvals[[dn[i]]] <- ...elt(i)
   opts <- .sgld_options(dvals)

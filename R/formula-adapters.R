@@ -55,7 +55,7 @@
   fit$details$formula <- list(A = design$A, y_shift = design$y_shift, y_bound = design$y_bound,
                               column_bounds = design$cb)
   fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
-  fit$call <- .release_call(call)
+  fit$call <- .formula_release_call(call, "noisy_gibbs")
   fit
 }
 
@@ -79,6 +79,18 @@
   fit$details$sampling_sd <- iv$sampling_sd
   fit$details$formula <- list(A = design$A, y_shift = design$y_shift, column_bounds = design$cb)
   fit$title <- paste0(fit$title, " (formula interface: unit-box design, results in original units)")
-  fit$call <- .release_call(call)
+  fit$call <- .formula_release_call(call, "dp_bootstrap")
   fit
+}
+
+# The stored call of a formula method whose formula argument is the generic's
+# `x`: under the generic's name, with the formula as `formula =`, so that
+# formula(fit) finds it (and .release_call(), which blanks a value given for
+# `x` as data, keeps it).
+.formula_release_call <- function(call, generic) {
+  nms <- names(call)
+  nms[nms == "x"] <- "formula"
+  names(call) <- nms
+  call[[1L]] <- as.name(generic)
+  .release_call(call, generic)
 }

@@ -66,9 +66,7 @@
 }
 
 .check_calibration <- function(calibration) {
-  if (!is.character(calibration) || length(calibration) < 1L || !calibration[1] %in% .calibrations)
-    .arg_fail("calibration", "one of \"analytic\" or \"classical\"")
-  calibration[1]
+  .match_arg(calibration, .calibrations)
 }
 
 # epsilon must be a positive finite number and delta in (0, 1): a release is never

@@ -49,7 +49,7 @@
 #' @param ... GDP parameters \eqn{\mu_i} of the mechanisms to compose (numbers or vectors).
 #' @param sensitivity \eqn{\ell_2}-sensitivity \eqn{\Delta \ge 0} of the released statistic.
 #' @return `gdp_delta()`, `gdp_mu()`, `gdp_epsilon()`, `gdp_noise_scale()`: numeric
-#'   vectors (recycled over their arguments). `gdp_compose()`: the composed \eqn{\mu},
+#'   vectors (an argument of length 1 is recycled; other lengths must agree). `gdp_compose()`: the composed \eqn{\mu},
 #'   or, when `delta` is given, a named vector `c(mu = , delta = )`.
 #' @examples
 #' gdp_delta(1, 1)
@@ -67,6 +67,7 @@ gdp_delta <- function(mu, epsilon, log = FALSE) {
   .check_nonneg_vec(mu, "mu")
   .check_nonneg_vec(epsilon, "epsilon")
   .check_flag(log, "log")
+  .check_recycling(mu, epsilon, "mu", "epsilon")
   cpp_gdp_delta(as.numeric(mu), as.numeric(epsilon), log)
 }
 
@@ -75,6 +76,7 @@ gdp_delta <- function(mu, epsilon, log = FALSE) {
 gdp_mu <- function(epsilon, delta) {
   .check_nonneg_vec(epsilon, "epsilon", allow_inf = FALSE)
   .check_unit_vec(delta, "delta")
+  .check_recycling(epsilon, delta, "epsilon", "delta")
   cpp_gdp_mu(as.numeric(epsilon), as.numeric(delta))
 }
 
@@ -83,6 +85,7 @@ gdp_mu <- function(epsilon, delta) {
 gdp_epsilon <- function(mu, delta) {
   .check_nonneg_vec(mu, "mu", allow_inf = FALSE)
   .check_unit_vec(delta, "delta")
+  .check_recycling(mu, delta, "mu", "delta")
   cpp_gdp_epsilon(as.numeric(mu), as.numeric(delta))
 }
 
@@ -104,7 +107,17 @@ gdp_noise_scale <- function(sensitivity, mu) {
   .check_nonneg_vec(sensitivity, "sensitivity", allow_inf = FALSE)
   if (!is.numeric(mu) || length(mu) == 0L || anyNA(mu) || any(mu <= 0))
     .arg_fail("mu", "a vector of positive numbers")
+  .check_recycling(sensitivity, mu, "sensitivity", "mu")
   sensitivity / mu
+}
+
+# Two vectorised arguments recycle only when their lengths are equal or one is
+# 1: gdp_mu(c(1, 2), c(1e-5, 1e-6, 1e-7)) would otherwise pair values by
+# position modulo the lengths, without a word.
+.check_recycling <- function(a, b, a_name, b_name) {
+  if (length(a) != length(b) && length(a) != 1L && length(b) != 1L)
+    .arg_fail(b_name, sprintf("of length 1 or of the length of '%s' (%d), not %d", a_name, length(a), length(b)))
+  invisible(TRUE)
 }
 
 # Pure eps-DP <-> GDP (used to put the pure-DP BLBQuant baseline on the GDP scale).

@@ -25,6 +25,9 @@
   args <- c(list(delta = delta, n = n, blocks = blocks, gamma = gamma, clip = clip, rate = rate,
                  iterations = as.numeric(iterations) * runs, mc = mc, J = J, m = m, alpha = alpha,
                  accountant = accountant, conversion = conversion), extra)
+  # The worst-case accountant does not read the Dirichlet law (the trainer still
+  # draws its weights with this gamma).
+  if (accountant != "dirichlet") args$gamma <- args$alpha <- NULL
   target <- NA_real_
   order <- NA_real_
   if (!is.null(epsilon) && is.infinite(epsilon)) {

@@ -9,7 +9,11 @@
 # Dimension of theta: p coefficients, plus the scale for Huber regression.
 .loss_dim <- function(loss, p) if (loss == "huber") p + 1L else p
 
-.coef_names <- function(loss, xnames) if (loss == "huber") c(xnames, "scale") else xnames
+.coef_names <- function(loss, xnames) {
+  if (loss != "huber") return(xnames)
+  if ("scale" %in% xnames) .arg_fail("x", "without a column named 'scale' (the name of the Huber scale)")
+  c(xnames, "scale")
+}
 
 # Coordinates that are positive scales (mapped on the log scale by the generator).
 .loss_log_coords <- function(loss, d) {
@@ -42,6 +46,39 @@
          exponential = "Exponential mean, clipped log-scale score",
          logistic = "logistic regression",
          squared = "least squares, clipped score")
+}
+
+# The loss-specific settings and the losses that read them. Given with another
+# loss a setting would be ignored while the call reads as if it mattered, so it
+# is an error (.refuse_unread_settings()).
+.loss_setting_readers <- list(huber_c = "huber", huber_kappa = "huber", bandwidth = "quantile",
+                              scale = "mean", tau_prob = "quantile", tau_weights = "quantile",
+                              tau_basis = "quantile", level_interactions = "quantile",
+                              level_noise = "quantile")
+
+# `given`: the names of the arguments the caller wrote (names(match.call())).
+# `readers` maps a setting to the losses that read it; character(0) means no
+# loss of `fun` reads it. An argument whose value in `env` (the caller's frame)
+# is NULL counts as not given: NULL is every such setting's "unset".
+.refuse_unread_settings <- function(given, loss, fun, readers = .loss_setting_readers, env = parent.frame()) {
+  for (nm in intersect(given, names(readers))) {
+    if (exists(nm, envir = env, inherits = FALSE) && is.null(get(nm, envir = env, inherits = FALSE))) next
+    r <- readers[[nm]]
+    if (loss %in% r) next
+    stop(if (length(r))
+           sprintf("%s(): '%s' is a setting of loss %s, which loss '%s' does not read; remove it.",
+                   fun, nm, paste0("'", r, "'", collapse = " or "), loss)
+         else sprintf("%s(): '%s' is read by none of its losses (loss '%s' here); remove it.", fun, nm, loss),
+         call. = FALSE)
+  }
+  invisible(TRUE)
+}
+
+# A front end's argument list for a loss, without the settings it does not read
+# (which the front end fills in from its control for every loss).
+.drop_unread_settings <- function(args, loss) {
+  unread <- names(Filter(function(r) !(loss %in% r), .loss_setting_readers))
+  args[setdiff(names(args), unread)]
 }
 
 # Validates the loss-specific settings passed through `...` or named arguments.

@@ -48,10 +48,12 @@
 # The whole of a matrix method `fun`(x, y, ..., intercept): the model from `x`
 # and `y`, fitted by `formula_method` with the same `...`, storing the matrix
 # method's own call `cl` (its match.call()) under the generic's name.
-.fit_matrix <- function(formula_method, fun, cl, x, y, intercept, ...) {
-  m <- .matrix_model(x, y, intercept, setdiff(names(cl)[-1L], c("x", "y", "intercept")), fun)
-  fit <- formula_method(m$formula, m$data, ...)
-  cl[[1L]] <- as.name(fun)
-  fit$call <- .release_call(cl, fun)
+# The formals start with a dot: a user's argument in `...` (formula = , say)
+# would otherwise partially match one of them and shift the others.
+.fit_matrix <- function(.method, .fun, .cl, .x, .y, .intercept, ...) {
+  m <- .matrix_model(.x, .y, .intercept, setdiff(names(.cl)[-1L], c("x", "y", "intercept")), .fun)
+  fit <- .method(m$formula, m$data, ...)
+  .cl[[1L]] <- as.name(.fun)
+  fit$call <- .release_call(.cl, .fun)
   fit
 }

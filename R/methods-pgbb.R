@@ -6,7 +6,7 @@
 # `coefnames` and the privacy `ledger`. It is a private_posterior
 # (R/private-posterior.R), which gives it coef, confint, vcov, nobs,
 # as.data.frame, as.matrix, tidy, glance and posterior::as_draws_*; only what
-# needs the model (print, summary, predict, simulate, plot) lives here.
+# needs the model (print, summary, predict, plot; simulate refuses) lives here.
 
 # How the intervals were built, said on every print: a single training's
 # intervals leave out the error its gradient noise left in the generator.
@@ -120,7 +120,9 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 #' @param object A `pgbb` fit.
 #' @param newdata A data frame with the model's covariates (for a fit of the
 #'   matrix method, a matrix with its columns).
-#' @param tau Quantile levels to predict at (by default all of the fit's levels).
+#' @param tau Quantile levels to predict at (by default all of the fit's levels). At
+#'   the fit's own levels the stored draws are used (the same answer as coef() and
+#'   confint()); other levels of a joint fit take fresh draws of its generator.
 #' @param interval `"none"` or `"credible"`.
 #' @param level Credible level.
 #' @param ... Unused.
@@ -140,13 +142,13 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   beta_names <- object$design$coefnames
   if (!identical(colnames(X), beta_names))
     .arg_fail("newdata", "conformable with the fit (same variables and factor levels)")
-  draws <- if (is.null(tau)) object$draws else {
-    .check_tau_levels(tau)
-    posterior_draws(object, n = dim(object$draws)[1L], tau = tau, array = TRUE)
-  }
+  .warn_outside_bounds(X, object$design$cb)
+  draws <- if (is.null(tau)) object$draws else .draws_at_levels(object, tau)
+  # A mean fit's one draw column is "mean"; its design is the intercept.
+  cols <- if (object$loss == "mean") 1L else beta_names
   a <- (1 - level) / 2
   res <- lapply(seq_len(dim(draws)[3L]), function(k) {
-    d <- matrix(draws[, beta_names, k], nrow = dim(draws)[1L])
+    d <- matrix(draws[, cols, k], nrow = dim(draws)[1L])
     pred <- X %*% t(d)  # rows: new observations, columns: draws
     fit <- rowMeans(pred)
     if (interval == "none") return(fit)
@@ -157,19 +159,50 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   if (length(res) == 1L) res[[1L]] else res
 }
 
+# The fit's draws at the levels `tau`: its stored draws where it was trained at
+# them (so predict(fit, nd, tau = 0.5) agrees with predict(fit, nd)[["0.5"]],
+# coef() and confint()), fresh draws of the joint generator otherwise.
+.draws_at_levels <- function(object, tau) {
+  .check_tau_levels(tau)
+  stored <- suppressWarnings(as.numeric(dimnames(object$draws)[[3L]]))
+  k <- vapply(tau, function(t) {
+    i <- which(abs(stored - t) < 1e-12)
+    if (length(i)) i[1L] else NA_integer_
+  }, integer(1))
+  if (!anyNA(k)) return(object$draws[, , k, drop = FALSE])
+  posterior_draws(object, n = dim(object$draws)[1L], tau = tau, array = TRUE)
+}
+
+# The fit saw every model column clipped to its bounds (cb: lower and upper
+# rows, NA for the intercept), so a prediction at a row outside them
+# extrapolates the fitted model beyond where any record could have informed it.
+.warn_outside_bounds <- function(X, cb) {
+  cols <- colnames(cb)[!is.na(cb["lower", ])]
+  out <- vapply(cols, function(j) {
+    v <- X[, j]
+    sum(!is.na(v) & (v < cb["lower", j] | v > cb["upper", j]))
+  }, numeric(1))
+  out <- out[out > 0]
+  if (length(out))
+    warning(sprintf(paste0("predict(): %s of 'newdata' outside the fit's bounds (%s); the fit clipped its data to ",
+                           "the bounds, so these predictions extrapolate the model."),
+                    if (length(out) == 1L) "a column" else "columns",
+                    paste(sprintf("%s: %d row%s outside [%s, %s]", names(out), out, ifelse(out == 1, "", "s"),
+                                  format(cb["lower", names(out)], trim = TRUE),
+                                  format(cb["upper", names(out)], trim = TRUE)),
+                          collapse = "; ")), call. = FALSE)
+  invisible(out)
+}
+
+# stats::simulate() returns simulated responses. A pgbb fit keeps no records
+# (no covariates to simulate at) and, for a quantile or Huber fit, no error
+# distribution to simulate from; returning coefficient draws under that name
+# would mislead any code that calls simulate() generically.
 #' @export
 simulate.pgbb <- function(object, nsim = 1, seed = NULL, ...) {
-  .check_count(nsim, "nsim")
-  if (!is.null(seed)) {
-    if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) .arg_fail("seed", "NULL or one number")
-    # As stats:::simulate.lm: the caller's random number stream is left as it was.
-    had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-    old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
-    on.exit(if (had) assign(".Random.seed", old, envir = globalenv()) else
-      rm(".Random.seed", envir = globalenv()), add = TRUE)
-    set.seed(seed)
-  }
-  posterior_draws(object, n = nsim, ...)
+  stop(paste0("simulate() returns simulated responses, and a pgbb fit has neither the records nor an error ",
+              "distribution to simulate them from. For draws of the coefficients use posterior_draws(fit, n) ",
+              "(after set.seed() for reproducible draws); for predictions, predict(fit, newdata)."), call. = FALSE)
 }
 
 #' Plot PGBB coefficient processes

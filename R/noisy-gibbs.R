@@ -137,7 +137,8 @@
 #' @param epsilon,delta Total privacy budget; `epsilon` > 0, `delta` in (0, 1).
 #' @param bounds Public bounds: `c(lower, upper)` for `"gaussian"` / `"exponential"`;
 #'   `c(x = B_x, y = B_y)` (or a list) for `"linear"`.
-#' @param sigma Known standard deviation of the `"gaussian"` model.
+#' @param sigma Known standard deviation of the `"gaussian"` model (an error
+#'   with another loss, as are `sampler` and `split` with another than `"linear"`).
 #' @param prior Conjugate prior as a named list; missing entries take the defaults:
 #'   `"gaussian"`: `mean = (a + b)/2`, `sd = b - a`; `"exponential"`: `shape = 1`,
 #'   `rate = (a + b)/2` (one pseudo-observation at the midpoint of the public
@@ -187,6 +188,7 @@ noisy_gibbs.default <- function(x, y = NULL, loss = c("gaussian", "exponential",
   cl <- match.call()
   .check_no_dots("noisy_gibbs", ...)
   loss <- .ng_loss(loss, family, missing(loss))
+  .refuse_unread_settings(names(cl)[-1L], loss, "noisy_gibbs", .ng_setting_readers)
   if (missing(epsilon)) .arg_fail("epsilon", "given (the total privacy budget)")
   if (missing(delta)) .arg_fail("delta", "given (the total privacy budget)")
   .check_budget(epsilon, delta)
@@ -221,6 +223,9 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
               burn_in = burn_in, thin = thin, calibration = calibration, split = split,
               sampler = match.arg(sampler))
 }
+
+# The settings that only some of NoisyGibbs's losses read.
+.ng_setting_readers <- list(sigma = "gaussian", split = "linear", sampler = "linear")
 
 .ng_loss <- function(loss, family, loss_missing)
   .loss_with_alias(loss, family, "family", loss_missing, c("gaussian", "exponential", "linear"))
@@ -326,6 +331,7 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
                            schedule[["iterations"]], schedule[["burn_in"]], schedule[["thin"]],
                            .rng_seed())
   draws <- if (family == "gaussian") cbind(mean = g$theta) else cbind(rate = g$theta, mean = 1 / g$theta)
+  ess <- .ng_check_mixing(draws, schedule, family)
   ledger <- list(method = "NoisyGibbs", epsilon = epsilon, delta = delta,
                  mu = .gaussian_mu(sens, noise), calibration = calibration, neighbouring = "replace-one",
                  guarantee = .gaussian_guarantee(epsilon, calibration),
@@ -336,7 +342,7 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
   .new_private_posterior(draws, ledger, "noisy_gibbs", title,
                          released = list(sum = z),
                          details = list(family = family, n = n, bounds = ab, sigma = sigma,
-                                        prior = pr, schedule = schedule, latent = g$latent))
+                                        prior = pr, schedule = schedule, latent = g$latent, ess = ess))
 }
 
 .ng_linear_bounds <- function(bounds) {
@@ -453,14 +459,21 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
 # sampler keeps thousands of effective draws in the same setting.)
 # A single stuck chain over-estimates its own ESS, so the check is a floor, not a
 # certificate. Draws are post-processing: a longer chain costs no privacy.
-.ng_check_mixing <- function(draws, schedule, min_ess = 100) {
+.ng_check_mixing <- function(draws, schedule, family = "linear", min_ess = 100) {
   ess <- apply(draws, 2L, .ess_geyer)
-  if (min(ess) < min_ess)
-    warning(sprintf(paste0("NoisyGibbs (linear): the chain has not mixed: only %.0f effective draws ",
+  # A chain that never moved (every kept draw equal) has not mixed: the
+  # posterior of a continuous parameter is never a point.
+  stuck <- apply(draws, 2L, function(v) length(v) > 1L && isTRUE(all(v == v[1L])))
+  check <- ifelse(stuck, 1, ess)
+  if (min(check) < min_ess)
+    warning(sprintf(paste0("NoisyGibbs (%s): the chain has not mixed: only %.0f effective draws ",
                            "(of %d kept) for '%s'; its credible intervals are too narrow. Rerun with ",
-                           "more iterations (e.g. iterations = %.0f); drawing more costs no privacy."),
-                    min(ess), nrow(draws), names(ess)[which.min(ess)],
-                    10 * schedule[["iterations"]]), call. = FALSE)
+                           "more iterations (e.g. iterations = %.0f); drawing more costs no privacy.%s"),
+                    family, min(check), nrow(draws), names(ess)[which.min(check)],
+                    10 * schedule[["iterations"]],
+                    if (family == "gaussian") paste0(" With a known sd 'sigma' far below the privacy noise on ",
+                                                     "the mean, the chain moves very slowly.") else ""),
+            call. = FALSE)
   ess
 }
 

@@ -21,6 +21,15 @@
 #' analyst; it is not part of the release), and coefficients are mapped back to
 #' the original units, a linear map of the draws (post-processing).
 #'
+#' For Huber and quantile fits the trainer also sees the response coded as
+#' \eqn{(y - m) / 10^k}, with \eqn{m} the midpoint of its public range (when
+#' the model has an intercept) and \eqn{10^k} the power of 10 that brings the
+#' range's width into \eqn{(2, 20]}; the quantile `bandwidth` stays in the
+#' response's units. The trainer's steps are in the units of the coefficients,
+#' so without this coding a response in grams instead of kilograms gave
+#' intervals ten times too narrow. The coding comes from the bounds only and is
+#' undone exactly on the draws; it leaves the clip and the noise unchanged.
+#'
 #' @section Parameter box:
 #' The generator's output is confined to a public box (Section 3). With the
 #' response range \eqn{[c, d]}, width \eqn{w = d - c}, and `k = control$box_scale`
@@ -314,7 +323,7 @@
 #' keeps no records; use `predict(fit, newdata)`.
 #'
 #' @return An object of class `pgbb`, with methods `print`, `summary`, `coef`,
-#'   `confint`, `vcov`, `nobs`, `predict`, `simulate`, `plot`,
+#'   `confint`, `vcov`, `nobs`, `predict`, `plot`,
 #'   [posterior_draws()] and `generics::tidy`.
 #' @seealso [pgbb_reference()] for the non-private fit, [pgbb_privacy] for the
 #'   privacy model.
@@ -351,6 +360,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                       names(formals(sys.function())), control_fun = "pgbb_control")
   loss <- .match_arg(loss)
   if (!inherits(control, "pgbb_control")) .arg_fail("control", "an object made by pgbb_control()")
+  .refuse_unread_settings(attr(control, "given"), loss, "pgbb_control")
   .check_flag(private, "private")
   .check_flag(progress, "progress")
   if (missing(epsilon)) {
@@ -376,7 +386,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), private)
   .check_model_for_loss(frame, loss, "pgbb")
-  design <- .pgbb_design(frame, bounds, loss, private, control$coding)
+  design <- .response_coding(.pgbb_design(frame, bounds, loss, private, control$coding), loss)
   n <- nrow(design$Z)
   if (!is.null(delta)) .check_delta(delta) else delta <- .default_delta(n)
   .clip_message(design$clipped, "data", "bounds", "pgbb()")
@@ -611,11 +621,15 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   } else {
     ur <- .unit_ranges(design$cb, design$maps)
     xb <- cbind(ur$lower, ur$upper)
-    args <- c(list(x = design$Z, y = design$y, loss = loss, x_bounds = xb, x_norm = design$x_norm, tau = tau,
-                   huber_c = control$huber_c, huber_kappa = control$huber_kappa,
-                   bandwidth = control$bandwidth, tau_prob = control$tau_weights), common)
+    u <- design$y_unit %||% 1
+    args <- c(list(x = design$Z, y = (design$y - (design$y_shift %||% 0)) / u, loss = loss, x_bounds = xb,
+                   x_norm = design$x_norm, tau = tau, huber_c = control$huber_c,
+                   huber_kappa = control$huber_kappa, bandwidth = control$bandwidth / u,
+                   tau_prob = control$tau_weights), common)
+    args$box <- .coded_box(box_m, design, loss)
     if (loss != "quantile") args$tau <- NULL
   }
+  args <- .drop_unread_settings(args, loss)
   # pgbb() warns about a dominating noise in the original units (.new_pgbb()).
   withCallingHandlers(do.call(pgbb_fit, args),
                       pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"))
@@ -636,9 +650,13 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   }
   p <- length(design$coefnames)
   A <- .unscale_matrix(design$maps, design$coefnames)
+  u <- design$y_unit %||% 1
+  int <- which(!design$maps$scaled & design$intercept)
   for (k in seq_len(dim(draws)[3L])) {
     g <- matrix(draws[, seq_len(p), k], nrow = dim(draws)[1L])
-    draws[, seq_len(p), k] <- g %*% t(A)
+    draws[, seq_len(p), k] <- (u * g) %*% t(A)
+    if (length(int)) draws[, int[1L], k] <- draws[, int[1L], k] + (design$y_shift %||% 0)
+    if (loss == "huber") draws[, p + 1L, k] <- u * draws[, p + 1L, k]
   }
   dimnames(draws)[[2L]][seq_len(p)] <- design$coefnames
   draws
@@ -655,7 +673,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   structure(list(call = .release_call(cl, "pgbb"), loss = loss, tau = tau, n = nrow(design$Z),
                  coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,
                  variability = ev$variability,
-                 private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "intercept", "coefnames", "bounds_from_data")],
+                 private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "y_shift", "y_unit", "intercept", "coefnames",
+                                                 "bounds_from_data")],
                  terms = frame$mt, xlevels = stats::.getXlevels(frame$mt, frame$mf),
                  contrasts = attr(frame$X, "contrasts"), control = control),
             class = c("pgbb", "private_posterior"))
@@ -681,6 +700,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 #' @export
 posterior_draws.pgbb <- function(fit, n = 2000, tau = NULL, array = FALSE, ...) {
   .check_no_dots("posterior_draws.pgbb", ...)
+  .check_flag(array, "array")
   if (!is.null(tau)) .check_tau_levels(tau)
   if (!is.null(tau) && !isTRUE(fit$fit$joint) &&
       !isTRUE(all.equal(as.numeric(tau), as.numeric(fit$tau))))

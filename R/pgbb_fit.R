@@ -145,6 +145,9 @@
 #' @param bandwidth Smoothing bandwidth `h` of the quantile loss.
 #' @param huber_c,huber_kappa Huber constants `c` and \eqn{\kappa}.
 #' @param scale Known standard deviation of the Gaussian mean model.
+#'   Each loss setting (`bandwidth`, `huber_c`, `huber_kappa`, `scale`, and the
+#'   quantile levels' `tau_prob`, `tau_basis`, `level_interactions`,
+#'   `level_noise`) is an error when given with a loss that does not read it.
 #' @param draws Number of posterior draws stored in the fit (per level).
 #' @param lr_floor Final learning rate as a fraction of `learning_rate`.
 #' @param schedule Learning-rate decay from `learning_rate` to `lr_floor`
@@ -256,9 +259,11 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      level_noise = c("scaled", "uniform"),
                      threads = NULL, keep_runs = FALSE, progress = interactive()) {
   call <- .release_call(match.call(), "pgbb_fit")
+  given <- names(match.call())[-1L]
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
+  .refuse_unread_settings(given, loss, "pgbb_fit")
   precision <- .match_arg(precision)
   tau_basis <- .match_arg(tau_basis)
   .check_flag(level_interactions, "level_interactions")
@@ -509,7 +514,21 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 # The design's column names, x1, x2, ... where it has none. They are not set on
 # x itself: colnames<- duplicates the matrix (a full copy of the design at
 # natality scale).
-.design_names <- function(x) colnames(x) %||% paste0("x", seq_len(ncol(x)))
+.design_names <- function(x) {
+  nm <- colnames(x)
+  if (is.null(nm)) return(paste0("x", seq_len(ncol(x))))
+  .check_column_names(nm, "x")
+}
+
+# Column names label the coefficients, and every method selects them by name:
+# a duplicated name would give the second column the first one's interval, and
+# an empty one breaks the selection.
+.check_column_names <- function(nm, arg) {
+  if (anyNA(nm) || any(nm == "") || anyDuplicated(nm))
+    .arg_fail(arg, paste0("a matrix whose column names are unique and non-empty (or that has none); ",
+                          "they label the coefficients"))
+  nm
+}
 
 .check_response <- function(y, n, loss) {
   if (!.loss_needs_y(loss)) {

@@ -33,9 +33,7 @@
   n <- nrow(mom$flat[[1L]])
   mc <- sweep(mom$m, 2L, mom$mbar)                               # centred run means
   nu <- .satterthwaite_df(mom$w_var, mom$b_var, R)
-  # e = mc' w / sqrt((R - 1) R), w ~ N(0, I_R): covariance exactly B / R.
-  w <- matrix(cpp_rng_sample("normal", as.integer(n * R), numeric(0), .post_seed()), n, R)
-  e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), sqrt(mom$b_var / R), nu)
+  e <- .pooled_noise_draws(n, mc, sqrt(mom$b_var / R), nu)
   a1 <- per_run[[1L]]
   if (!is.null(mom$dev)) {
     dev <- mom$dev * .t_scale_factors(n, mom$nu_w)
@@ -82,6 +80,26 @@
 .shared_deviation <- function(flat, m) {
   R <- length(flat)
   Reduce(`+`, lapply(seq_len(R), function(r) sweep(flat[[r]], 2L, m[r, ]))) / R
+}
+
+# n draws of the pooled centre's noise error: e = mc' w / sqrt((R - 1) R),
+# w ~ N(0, I_R), whose covariance is exactly B / R (mc: the R centred run
+# means), each coordinate mapped to a scaled t on nu degrees of freedom.
+# The draws come in antithetic pairs (e, -e), with one zero when n is odd: the
+# distribution of every draw is unchanged (the t is symmetric), and the draws'
+# mean is exactly zero. The mean of the pooled draws, which coef(), summary()
+# and predict() report, is then the pooled centre itself, not the centre plus
+# a Monte Carlo mean of t draws: with few runs nu can be near 1 (Cauchy tails,
+# no mean), and that Monte Carlo mean put estimates far outside their own
+# intervals.
+.pooled_noise_draws <- function(n, mc, s, nu) {
+  R <- nrow(mc)
+  h <- n %/% 2L
+  w <- matrix(cpp_rng_sample("normal", as.integer(h * R), numeric(0), .post_seed()), h, R)
+  e <- .to_scaled_t((w %*% mc) / sqrt((R - 1) * R), s, nu)
+  out <- rbind(e, -e)
+  if (n %% 2L == 1L) out <- rbind(out, 0)
+  out
 }
 
 .satterthwaite_df <- function(w_var, b_var, R) {

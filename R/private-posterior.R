@@ -84,18 +84,24 @@
 .select_terms <- function(parm, terms) {
   if (missing(parm) || is.null(parm)) return(terms)
   if (is.numeric(parm)) {
-    if (any(parm < 1 | parm > length(terms) | parm != round(parm)))
+    if (anyNA(parm) || any(parm < 1 | parm > length(terms) | parm != round(parm)))
       .arg_fail("parm", sprintf("column numbers between 1 and %d", length(terms)))
     return(terms[parm])
   }
-  if (!is.character(parm) || !all(parm %in% terms))
-    .arg_fail("parm", sprintf("a subset of %s", paste(sprintf("'%s'", terms), collapse = ", ")))
+  if (!is.character(parm) || anyNA(parm))
+    .arg_fail("parm", sprintf("term names (a subset of %s) or their numbers", paste(sprintf("'%s'", terms), collapse = ", ")))
+  bad <- setdiff(parm, terms)
+  if (length(bad))
+    .arg_fail("parm", sprintf("a subset of %s; %s is not a term", paste(sprintf("'%s'", terms), collapse = ", "),
+                              paste(sprintf("'%s'", bad), collapse = ", ")))
   parm
 }
 
+# The interval columns as stats::confint() names them ("2.5 %", "97.5 %"; never
+# in scientific notation, "0.05 %" at level 0.999).
 .ci_colnames <- function(level) {
   a <- (1 - level) / 2
-  sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
+  .fmt_pct(c(a, 1 - a))
 }
 
 ## ---- Summaries of draws, written once ---------------------------------------
@@ -289,12 +295,22 @@ confint.private_posterior <- function(object, parm, level = NULL, ...) {
 #' @export
 vcov.private_posterior <- function(object, ...) {
   .check_no_dots("vcov", ...)
+  v <- object$variability
+  heavy <- if (is.null(v)) logical(0) else !is.na(v$df) & v$df <= 2
+  if (any(heavy))
+    warning(sprintf(paste0("vcov(): the pooled draws of %s have t tails on at most 2 degrees of freedom (few ",
+                           "trainings, between-run spread dominating), so their variance is infinite and this ",
+                           "covariance estimate is meaningless; use confint(), or more runs."),
+                    paste(unique(v$term[heavy]), collapse = ", ")), call. = FALSE)
   .draws_cov(.pp_array(object))
 }
 
 #' @rdname private_posterior
 #' @export
-nobs.private_posterior <- function(object, ...) object$n %||% object$details$n
+nobs.private_posterior <- function(object, ...) {
+  .check_no_dots("nobs", ...)
+  object$n %||% object$details$n
+}
 
 # A fit keeps no records (it is a release), so there is nothing to compute
 # fitted values or residuals from; say how to get them instead of returning NULL.

@@ -23,7 +23,8 @@
 #'   the formula method, `subset` and `na.action`, passed on to [stats::model.frame()]; any
 #'   other argument, case weights and `offset()` terms are errors.
 #' @param level Confidence level of the reported intervals.
-#' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]).
+#' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]); like
+#'   `large_n` and `bootstrap` for the other losses, an error with another loss.
 #' @param large_n Above this many records the quantile reference uses `conquer`.
 #' @param bootstrap Multiplier-bootstrap replicates of the `conquer` reference
 #'   (default 500, the paper's \eqn{B}); its intervals are the percentile ones.
@@ -65,10 +66,15 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
   .formula_dots_check(match.call(expand.dots = FALSE)$..., .formula_dots, "pgbb_reference",
                       names(formals(sys.function())))
   loss <- .match_arg(loss)
+  .refuse_unread_settings(names(cl)[-1L], loss, "pgbb_reference", .reference_setting_readers)
   tau <- .check_tau_for_loss(tau, loss, missing(tau))
   .check_open_unit(level, "level")
+  if (loss == "huber") {
+    .check_positive(huber_c, "huber_c")
+    .check_positive(huber_kappa, "huber_kappa")
+  }
   frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
-  .formula_offset_check(frame$mt, "pgbb_reference")
+  .check_model_for_loss(frame, loss, "pgbb_reference")
   X <- frame$X; y <- frame$y
   res <- switch(loss,
     quantile = .reference_quantile(X, y, tau, level, large_n, bootstrap),
@@ -80,16 +86,15 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
             class = "pgbb_reference")
 }
 
-.limit_names <- function(level) {
-  a <- (1 - level) / 2
-  sprintf("%s %%", format(100 * c(a, 1 - a), trim = TRUE, digits = 3))
-}
+# The settings that only one of the references reads.
+.reference_setting_readers <- list(huber_c = "huber", huber_kappa = "huber", large_n = "quantile",
+                                   bootstrap = "quantile")
 
 .reference_quantile <- function(X, y, tau, level, large_n, bootstrap = 500) {
   p <- ncol(X)
   labs <- as.character(tau)
   coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
-  ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .limit_names(level), labs))
+  ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .ci_colnames(level), labs))
   .check_count(bootstrap, "bootstrap", min = 0, max = 1e5)
   use_conquer <- length(y) > large_n
   if (!use_conquer && bootstrap == 0)
@@ -140,7 +145,47 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
 
 # Huber regression with scale (Section 5.1): minimise mean of
 # s rho_c((y - x'b) / s) + kappa s / 2 over (b, s > 0), a jointly convex problem.
+# Solved on standardised covariates (centred when the model has an intercept),
+# whose coefficients and covariance map back linearly: on the raw columns a
+# covariate far from 0 (x in [1e6, 1e6 + 1]) made the Hessian numerically
+# singular and every interval NA. (A non-private reference: the scaling may
+# read the data.)
 .reference_huber <- function(X, y, level, c, kappa) {
+  p <- ncol(X)
+  T <- .standardising_map(X)
+  res <- .reference_huber_fit(X %*% T$inv, y, level, c, kappa)
+  th <- res$theta
+  M <- rbind(cbind(T$inv, 0), c(rep(0, p), 1))   # (b, s) = M (b', s)
+  est <- drop(M %*% th)
+  cv <- M %*% res$cov %*% t(M)
+  if (anyNA(cv))
+    warning(paste0("pgbb_reference(): the Huber fit's Hessian is singular (a covariate constant or aliased ",
+                   "with others, or every residual outside [-c s, c s]), so its intervals are NA."), call. = FALSE)
+  names(est) <- c(colnames(X), "scale")
+  se <- sqrt(pmax(diag(cv), 0))
+  zq <- stats::qnorm(1 - (1 - level) / 2)
+  ints <- cbind(est - zq * se, est + zq * se)
+  dimnames(ints) <- list(names(est), .ci_colnames(level))
+  list(coefficients = est, intervals = ints, method = "Huber M-estimator with scale, sandwich SE")
+}
+
+# Z = X %*% inv with each non-constant column of X standardised, centred when a
+# constant column (the intercept) is there to absorb the centre; b = inv %*% b'
+# maps coefficients on Z back to X.
+.standardising_map <- function(X) {
+  p <- ncol(X)
+  const <- apply(X, 2L, function(v) all(v == v[1L]))
+  int <- which(const & X[1L, ] != 0)[1L]
+  inv <- diag(p)
+  for (j in which(!const)) {
+    s <- stats::sd(X[, j])
+    inv[j, j] <- 1 / s
+    if (!is.na(int)) inv[int, j] <- -mean(X[, j]) / s / X[1L, int]
+  }
+  list(inv = inv)
+}
+
+.reference_huber_fit <- function(X, y, level, c, kappa) {
   p <- ncol(X)
   obj <- function(th) {
     b <- th[seq_len(p)]; s <- exp(th[p + 1L])
@@ -172,18 +217,14 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
   Vv <- cbind(X, z) * sqrt(inside / s)
   H <- crossprod(Vv) / n
   cv <- tryCatch(solve(H, t(solve(H, V))) / n, error = function(e) matrix(NA_real_, p + 1L, p + 1L))
-  se <- sqrt(pmax(diag(cv), 0))
-  zq <- stats::qnorm(1 - (1 - level) / 2)
-  ints <- cbind(th - zq * se, th + zq * se)
-  dimnames(ints) <- list(names(th), .limit_names(level))
-  list(coefficients = th, intervals = ints, method = "Huber M-estimator with scale, sandwich SE")
+  list(theta = unname(th), cov = cv)
 }
 
 .reference_mean <- function(y, level) {
   n <- length(y)
   est <- c(mean = mean(y))
   h <- stats::qt(1 - (1 - level) / 2, df = max(n - 1, 1)) * stats::sd(y) / sqrt(n)
-  ints <- matrix(c(est - h, est + h), 1L, dimnames = list("mean", .limit_names(level)))
+  ints <- matrix(c(est - h, est + h), 1L, dimnames = list("mean", .ci_colnames(level)))
   list(coefficients = est, intervals = ints, method = "sample mean, t interval")
 }
 
@@ -194,7 +235,7 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
   se <- se[order(f$qr$pivot)]
   zq <- stats::qnorm(1 - (1 - level) / 2)
   ints <- cbind(est - zq * se, est + zq * se)
-  dimnames(ints) <- list(names(est), .limit_names(level))
+  dimnames(ints) <- list(names(est), .ci_colnames(level))
   list(coefficients = est, intervals = ints, method = "logistic regression (glm), Wald intervals")
 }
 
@@ -206,7 +247,19 @@ print.pgbb_reference <- function(x, digits = max(3L, getOption("digits") - 3L), 
 }
 
 #' @export
-coef.pgbb_reference <- function(object, ...) object$coefficients
+coef.pgbb_reference <- function(object, ...) {
+  .check_no_dots("coef", ...)
+  cf <- object$coefficients
+  # One level: a named vector, as every private fit's coef() (?private_posterior).
+  if (is.matrix(cf) && ncol(cf) == 1L) return(stats::setNames(cf[, 1L], rownames(cf)))
+  cf
+}
+
+#' @export
+nobs.pgbb_reference <- function(object, ...) {
+  .check_no_dots("nobs", ...)
+  object$n
+}
 
 #' @export
 confint.pgbb_reference <- function(object, parm, level = NULL, ...) {
@@ -218,6 +271,8 @@ confint.pgbb_reference <- function(object, parm, level = NULL, ...) {
     .arg_fail("level", sprintf(paste0("NULL or %s, the level this reference was fitted at; for another level ",
                                       "call pgbb_reference(..., level = )"), format(object$level)))
   ints <- object$intervals
+  # One level: a terms x 2 matrix, as every private fit's confint().
+  if (length(dim(ints)) == 3L && dim(ints)[3L] == 1L) ints <- matrix(ints, dim(ints)[1L], 2L, dimnames = dimnames(ints)[1:2])
   if (missing(parm)) return(ints)
   parm <- .select_terms(parm, dimnames(ints)[[1L]])
   if (length(dim(ints)) == 3L) ints[parm, , , drop = FALSE] else ints[parm, , drop = FALSE]

@@ -256,9 +256,11 @@ check_pieces <- function(st, sigma, lams) {
   r <- as.numeric(log(ref$phi))
   expect_true(pc$log_phi + pc$margin >= r, info = paste(lab, "phi"))
   expect_lt(abs(pc$log_phi - r), 1e-10)
-  A <- pgbb_rdp(lams, n = st$n, blocks = st$blocks, gamma = st$gamma, alpha = st$alpha,
-                clip = st$clip, sigma = sigma, rate = st$rate, J = st$J, m = st$m,
-                accountant = st$kind)
+  # Each accountant is given only the settings it reads (the others are an error).
+  args <- list(lams, clip = st$clip, sigma = sigma, rate = st$rate, J = st$J, m = st$m, accountant = st$kind)
+  if (st$kind != "plain") args <- c(args, n = st$n, blocks = st$blocks)
+  if (st$kind == "dirichlet") args <- c(args, gamma = st$gamma, alpha = st$alpha)
+  A <- do.call(pgbb_rdp, args)
   expect_true(all(A >= ref$capped), info = paste(lab, "A >= high-precision (S33)"))
   expect_equal(A, ref$capped, tolerance = 1e-7)
   expect_true(all(A <= ref$paper * (1 + 1e-9)), info = paste(lab, "A <= (S33) as printed"))
@@ -518,8 +520,12 @@ test_that("extreme arguments give finite values or Inf, never NaN or negative", 
   }
   for (i in seq_len(nrow(grid))) {  # n = blocks = 2 or 20 gives n_S = 1
     g <- grid[i, ]
-    A <- pgbb_rdp(c(2, 3, 17, 256), n = g$n, blocks = min(g$n, 20), gamma = 0.3, clip = 1,
-                  sigma = g$sig, rate = g$q, accountant = g$acc)
+    A <- switch(g$acc,
+      plain = pgbb_rdp(c(2, 3, 17, 256), clip = 1, sigma = g$sig, rate = g$q, accountant = "plain"),
+      `worst-case` = pgbb_rdp(c(2, 3, 17, 256), n = g$n, blocks = min(g$n, 20), clip = 1,
+                              sigma = g$sig, rate = g$q, accountant = "worst-case"),
+      pgbb_rdp(c(2, 3, 17, 256), n = g$n, blocks = min(g$n, 20), gamma = 0.3, clip = 1,
+               sigma = g$sig, rate = g$q, accountant = g$acc))
     expect_true(ok(A), info = sprintf("%s sigma=%g q=%g n=%g", g$acc, g$sig, g$q, g$n))
   }
   # tiny noise: the bound overflows to Inf; huge noise: essentially 0 but never negative

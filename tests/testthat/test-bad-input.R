@@ -226,7 +226,7 @@ bad_input_cases <- list(
   bad(cr_blbquant(x, mu = 1, bounds = c(0, 1), grid_step = 1e-300), "grid_step", "reach the public diameter"),
   bad(noisy_gibbs(x, family = "poisson", epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "family", "one of"),
   bad(noisy_gibbs(x, family = "gaussian", epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "sigma", "must be given"),
-  bad(noisy_gibbs(x, family = "exponential", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "sigma", "NULL for family"),
+  bad(noisy_gibbs(x, family = "exponential", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "sigma", "loss 'exponential' does not read"),
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), prior = list(sd = -1)), "prior$sd", "positive finite"),
   bad(noisy_gibbs(X, yy, family = "linear", epsilon = 1, delta = 1e-3, bounds = c(x = 1, y = 3), split = c(1, 1, 1)), "split", "summing to at most 1"),
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), calibration = "exact"), "calibration", "one of"),
@@ -234,7 +234,7 @@ bad_input_cases <- list(
   bad(dp_bootstrap(x, method = "median", epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "method", "one of"),
   bad(dp_bootstrap(X, yy, epsilon = 1, delta = 1e-3, bounds = c(x = 1), huber_c = 0.5), "huber_c", "huber_kappa"),
   bad(dp_bootstrap(X, yy, epsilon = 1, delta = 1e-3, bounds = c(x = 1), lambda = 0), "lambda", "positive finite"),
-  bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), lambda = 1), "lambda", "NULL for method"),
+  bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), lambda = 1), "lambda", "loss 'mean' does not read"),
   bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), deconvolution = list(grid = 5)), "deconvolution$grid", "between 20"),
   bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), deconvolution = list(bins = 5)), "deconvolution", "named list"),
   bad(dp_bootstrap(X, yy, epsilon = 1, delta = 1e-3, bounds = c(x = 1), tol = 0), "tol", "positive finite"),
@@ -305,6 +305,8 @@ bad_input_cases <- list(
   bad(compare_private_fits(list(), truth = c(a = 1)), "fits", "named list"),
   bad(compare_private_fits(list(a = 1), truth = c(a = 1)), "fits$a", "fitted object"),
   bad(compare_private_fits(list(a = 1), truth = c(a = 1), level = 2), "level", "between 0 and 1"),
+  bad(compare_private_fits(list(a = 1), truth = c(a = 1), reference = lm(yy ~ X)), "reference", "left out when 'truth'"),
+  bad(compare_private_fits(list(a = 1), truth = matrix(NA_real_, 1, 1, dimnames = list("x", "0.5"))), "truth", "free of NA"),
   bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), iterations = 1e12), "iterations", "between 2 and 1e\\+09"),
   bad(audit_privacy(mech, 0, 1, runs = 1e10), "runs", "between 20 and 1e\\+08"),
   bad(pgbb_rdp(1e5, n = 1000, blocks = 10, clip = 1, sigma = 1, rate = 0.1), "lambda", "between 2 and 4096"),
@@ -335,7 +337,64 @@ bad_input_cases <- list(
   bad(pgbb_control(draws = 1e10), "draws", "between 1 and 1e\\+07"),
   bad(pgbb_control(mc = 1e9), "mc", "between 1 and 10000"),
   bad(pgbb_control(hidden = 1e12), "hidden", "between 1 and 1e5"),
-  bad(pgbb_control(orders = 2:1e5), "orders", "between 2 and 4096")
+  bad(pgbb_control(orders = 2:1e5), "orders", "between 2 and 4096"),
+  # ---- a setting that the chosen loss, estimator or plan does not read ----
+  # (each ran before and was silently ignored)
+  bad(pgbb(y ~ x, d, epsilon = 1, bounds = b, control = pgbb_control(huber_c = 2, iterations = 20)),
+      "huber_c", "setting of loss 'huber', which loss 'quantile' does not read"),
+  bad(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, control = pgbb_control(bandwidth = 0.2)),
+      "bandwidth", "loss 'huber' does not read"),
+  bad(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, control = pgbb_control(tau_weights = c(1, 2))),
+      "tau_weights", "loss 'huber' does not read"),
+  bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "quantile", epsilon = 1, box = c(-9, 9), x_bounds = c(0, 2),
+               y_bounds = c(-5, 8), huber_kappa = 0.5), "huber_kappa", "loss 'quantile' does not read"),
+  bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "huber", epsilon = 1, box = rbind(c(-9, 9), c(0.1, 9)),
+               x_bounds = c(0, 2), level_noise = "uniform"), "level_noise", "loss 'huber' does not read"),
+  bad(dp_sgld(y ~ x, d, loss = "quantile", epsilon = 1, bounds = b, huber_c = 2), "huber_c", "loss 'quantile' does not read"),
+  bad(dp_sgld(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, bandwidth = 0.3), "bandwidth", "loss 'huber' does not read"),
+  bad(bayesian_bootstrap(X, yy, loss = "squared", huber_c = 2), "huber_c", "loss 'squared' does not read"),
+  bad(blocked_bootstrap(X, yy, loss = "huber", blocks = 3, bandwidth = 0.2), "bandwidth", "loss 'huber' does not read"),
+  bad(blocked_bootstrap(x, blocks = 3, scale = 2), "scale", "unknown argument"),
+  bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1), sampler = "gibbs"),
+      "sampler", "loss 'gaussian' does not read"),
+  bad(noisy_gibbs(X, yy, family = "linear", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(x = 1, y = 3)),
+      "sigma", "loss 'linear' does not read"),
+  bad(noisy_gibbs(x, loss = c("exponential", "gaussian"), epsilon = 1, delta = 1e-3, bounds = c(0, 1)), "loss", "one of"),
+  bad(noisy_gibbs(x, family = "gaussian", sigma = 1, epsilon = 1, delta = 1e-3, bounds = c(0, 1),
+                  calibration = c("classical", "analytic")), "calibration", "one of"),
+  bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), tol = 1e-6), "tol", "loss 'mean' does not read"),
+  bad(dp_bootstrap(X, yy, epsilon = 1, delta = 1e-3, bounds = c(x = 1), deconvolution = list(c0 = 0.1)),
+      "deconvolution", "loss 'ridge_huber' does not read"),
+  bad(dp_bootstrap(x, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1), calibration = c("asymptotic", "rdp")),
+      "calibration", "one of"),
+  bad(cr_ss(x, "ustat_product", prob = 0.3, mu = 1, delta = 1e-6, bounds = c(0, 1)), "prob", "does not use it"),
+  bad(cr_ss(x, c("ustat_product", "quantile"), mu = 1, delta = 1e-6, bounds = c(0, 1)), "estimator", "\"quantile\""),
+  bad(cr_ss(x, "quantile", degenerate = FALSE, mu = 1, delta = 1e-6, bounds = c(0, 1)), "degenerate", "does not use it"),
+  bad(cr_ss(x, "ustat_product", C = 2, mu = 1, delta = 1e-6, bounds = c(0, 1)), "C", "does not use it"),
+  bad(cr_ss(x, rho = 0.01, beta = 0.1, mu = 1, delta = 1e-6, bounds = c(0, 1)), "rho", "reads it only"),
+  bad(cr_gs(x, rho = 0.01, mu = 1, bounds = c(0, 1)), "rho", "reads it only for kappa\\*"),
+  bad(cr_gs(x, rho = 0.01, mode = "wor", multiplicity = "bound", mu = 1, bounds = c(0, 1)), "rho", "reads it only"),
+  bad(cr_gs(x, list(fun = mean, sensitivity = function(N) 1 / N), tol = 1e-6, mu = 1, bounds = c(0, 1)), "tol",
+      "user estimator"),
+  bad(pgbb_reference(y ~ x, d, loss = "quantile", huber_c = 2), "huber_c", "loss 'quantile' does not read"),
+  bad(pgbb_reference(y ~ x, d, loss = "huber", bootstrap = 100), "bootstrap", "loss 'huber' does not read"),
+  bad(pgbb_reference(y ~ x, d, loss = "huber", huber_c = -1), "huber_c", "positive"),
+  bad(pgbb_reference(y ~ x, d, loss = "mean"), "formula", "y ~ 1"),
+  bad(pgbb_sigma(1, 1e-5, n = 1000, clip = 1, rate = 0.1, iterations = 10, accountant = "plain"), "n",
+      "accountant = \"plain\", which does not read it"),
+  bad(pgbb_epsilon(1, 1e-5, n = 1000, blocks = 10, gamma = 2, clip = 1, rate = 0.1, iterations = 10,
+                   accountant = "worst-case"), "gamma", "worst-case weight"),
+  bad(pgbb_rdp(2, clip = 1, sigma = 1, rate = 0.1, alpha = 1, accountant = "plain"), "alpha", "does not read it"),
+  bad(gdp_mu(c(1, 2), c(1e-5, 1e-6, 1e-7)), "delta", "of length 1 or of the length of 'epsilon'"),
+  bad(gdp_delta(c(1, 2, 3), c(1, 2)), "epsilon", "of length 1"),
+  bad(gdp_epsilon(c(1, 2), c(1e-5, 1e-6, 1e-7)), "delta", "of length 1"),
+  bad(gdp_noise_scale(c(1, 2, 3), c(1, 2)), "mu", "of length 1"),
+  bad(cr_blbquant(x, prob = "a", mu = 1, bounds = c(0, 1)), "prob", "estimator \"mean\", which does not use it"),
+  bad(cr_dette_graw(x, "ustat_product", prob = 0.2, mu = 1, bounds = c(0, 1)), "prob", "does not use it"),
+  bad(pgbb(X, yy, formula = yy ~ a, epsilon = 1, bounds = list(a = c(-1, 1), b = c(-1, 1), .response = c(-3, 3))),
+      "formula", "left out of pgbb\\(x, y, ...\\)"),
+  bad(dp_sgld(X, yy, data = df, epsilon = 1, bounds = list(a = c(-1, 1), b = c(-1, 1), .response = c(-3, 3))),
+      "data", "left out of dp_sgld\\(x, y, ...\\)")
 )
 
 run_bad_case <- function(case) {
@@ -458,7 +517,7 @@ test_that("extreme but valid budgets give valid answers, not errors", {
 
 test_that("non-private reference drops incomplete records as lm() does", {
   d <- data.frame(u = 1:6, v = c(1, 2, NA, 4, 5, 7))
-  r <- pgbb_reference(v ~ u, d, loss = "mean")
+  r <- pgbb_reference(v ~ 1, d, loss = "mean")
   expect_identical(r$n, 5L)
 })
 

@@ -35,3 +35,30 @@ test_that("the non-private blocked bootstrap follows set.seed(), partition inclu
   set.seed(8); c8 <- blocked_bootstrap(z, draws = 20, blocks = 5)
   expect_false(identical(a$draws, c8$draws))
 })
+
+test_that("column names label the coefficients: duplicated, empty or 'scale' (Huber) names are errors", {
+  set.seed(31)
+  x <- cbind(b = runif(100), b = runif(100))
+  y <- drop(x %*% c(2, -2)) + rnorm(100)
+  # A duplicated name gave the second column the first one's interval.
+  expect_error(bayesian_bootstrap(x, y, loss = "squared", draws = 10), "unique and non-empty")
+  expect_error(bayesian_bootstrap(x, draws = 10), "unique and non-empty")
+  # cbind(1, x) names the column of ones "": confint() failed on it.
+  expect_error(blocked_bootstrap(cbind(1, x[, 1, drop = FALSE]), y, loss = "squared", blocks = 4, draws = 10),
+               "unique and non-empty")
+  expect_error(bayesian_bootstrap(cbind(a = 1, scale = x[, 1]), y, loss = "huber", draws = 10), "'scale'")
+  expect_error(noisy_gibbs(x, y, family = "linear", epsilon = 1, delta = 1e-3, bounds = c(x = 1, y = 5)),
+               "unique and non-empty")
+  expect_error(dp_bootstrap(x, y, epsilon = 1, delta = 1e-3, bounds = c(x = 1)), "unique and non-empty")
+})
+
+test_that("bootstrap methods refuse unknown arguments, give nobs(), and print a one-coefficient quantile fit", {
+  set.seed(32)
+  y <- rnorm(80)
+  bb <- bayesian_bootstrap(matrix(1, 80, 1, dimnames = list(NULL, "(Intercept)")), y, loss = "quantile",
+                           tau = c(0.25, 0.5), draws = 20)
+  expect_output(print(bb), "tau=0.25")
+  expect_identical(nobs(bb), 80L)
+  expect_error(coef(bb, tau = 0.5), "unknown argument 'tau'")
+  expect_error(vcov(bb, tau = 0.5), "unknown argument 'tau'")
+})

@@ -113,3 +113,21 @@ test_that("baselines validate arguments", {
   expect_error(cr_blbquant(x, "mean", mu = 1, bounds = c(0, 1), blocks = 1), "'blocks'")
   expect_error(cr_dette_graw(cbind(x, x), "mean", mu = 1, bounds = c(0, 1)), "'x'")
 })
+
+test_that("a region's coef() is its private point estimate and its table row agrees", {
+  set.seed(41)
+  x <- runif(500)
+  dg <- cr_dette_graw(x, "quantile", prob = 0.9, mu = 2, bounds = c(0, 1), B = 50)
+  # coef() fell through to stats' default (NULL); the table gave Dette-Graw's
+  # interval midpoint as its estimate and NA as its level.
+  expect_identical(unname(coef(dg)), dg$estimate)
+  tab <- as.data.frame(dg)
+  expect_identical(tab$estimate, dg$estimate)
+  expect_identical(tab$tau, 0.9)
+  expect_identical(nobs(dg), 500L)
+  bq <- cr_blbquant(x, "quantile", prob = 0.25, mu = 2, bounds = c(0, 1), B = 20)
+  expect_identical(as.data.frame(bq)$tau, 0.25)
+  gs <- cr_gs(x, "mean", mu = 2, bounds = c(0, 1), B = 50)
+  expect_identical(coef(gs), gs$center)
+  expect_error(coef(gs, level = 0.5), "unknown argument 'level'")
+})

@@ -266,7 +266,7 @@ source_allow_list <- list(
   allow("dp-sgld.R", "every <- as.integer(max(1, min(5000, ceiling(iterations", "callback interval from the public chain length"),
   allow("dp-sgld.R", "n / max(tau_int, 1 / n)", "effective sample size of the released (private) chain: post-processing"),
   allow("pgbb_fit.R", "max(worst[bad])", "box-shoulder warning: share of the released draws near a face of the public box (post-processing)"),
-  allow("noisy-gibbs.R", "min(ess)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
+  allow("noisy-gibbs.R", "min(check)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
   allow("checks.R", "!is.finite(min(x)) || !is.finite(max(x))", "input validation: an error for NA/Inf, never a privacy parameter"),
   allow("formula-adapters.R", "max(abs(yb))", "response bound B_y from the DECLARED public range bounds$.response, not from the data"),
   # -- R: the mechanism's own statistic, privatised by the mechanism --
@@ -282,6 +282,7 @@ source_allow_list <- list(
   allow("pgbb.R", "else range(y)", ".data_ranges(): the response range of the same non-private path"),
   allow("reference.R", "stats::mad(y)", "pgbb_reference(): the non-private reference fit"),
   allow("reference.R", "stats::sd(y)", "pgbb_reference(): the non-private reference fit"),
+  allow("reference.R", "stats::sd(X[, j])", "pgbb_reference(): the non-private reference fit's standardised covariates"),
   # -- C++: no data involved --
   allow("accountant.h", "", "the accountant sees only public settings and sigma (AccountantSetup), never data"),
   allow("range_subsets.h", "std::min(grid, std::floor(static_cast<long double>(cdf_[i]) * grid",

@@ -108,6 +108,7 @@ test_that("methods refuse arguments they would ignore, and fitted/residuals say 
   expect_error(coef(fit, complete = TRUE), "unknown argument 'complete'")
   expect_error(vcov(fit, 2), "unknown argument '\\(unnamed\\)'")
   expect_error(posterior_draws(fit, 10, seed = 1), "unknown argument 'seed'")
+  expect_error(posterior_draws(fit, 10, array = NA), "'array' must be TRUE or FALSE")
   expect_error(generics::tidy(fit, exponentiate = TRUE), "unknown argument 'exponentiate'")
   expect_error(fitted(fit), "stores no records.*predict\\(fit, newdata")
   expect_error(residuals(fit), "stores no records")
@@ -115,6 +116,27 @@ test_that("methods refuse arguments they would ignore, and fitted/residuals say 
   # The options the methods do have still work.
   expect_equal(dim(confint(fit, level = 0.9)), c(3L, 2L))
   expect_length(predict(fit, d[1:2, ]), 2L)
+  # Rows outside the public bounds the data were clipped to: predictions there
+  # extrapolate, and predict() says so, per column.
+  expect_warning(p <- predict(fit, data.frame(x = c(1, 3, 2.5), z = c(0.5, -1, 0.2))),
+                 "x: 2 rows outside \\[0, 2\\]; z: 1 row outside \\[0, 1\\]")
+  expect_length(p, 3L)
+  expect_no_warning(predict(fit, data.frame(x = c(0, 2), z = c(1, 0))))
+}) })
+
+test_that("predict() at a fitted level uses the stored draws, and a mean fit predicts its mean", { quiet_noise({
+  d <- front_end_data()
+  set.seed(2)
+  fit <- pgbb(y ~ x + z, d, tau = c(0.25, 0.5), epsilon = 2, bounds = front_end_bounds, control = tiny_control)
+  nd <- d[1:3, ]
+  # predict(tau = 0.5) took fresh draws: a different answer at every call, and
+  # not that of predict(fit)[["0.5"]], coef() or confint().
+  p1 <- predict(fit, nd, tau = 0.5, interval = "credible")
+  expect_identical(p1, predict(fit, nd, tau = 0.5, interval = "credible"))
+  expect_identical(p1, predict(fit, nd, interval = "credible")[["0.5"]])
+  m <- pgbb(y ~ 1, d, loss = "mean", epsilon = 2, bounds = list(.response = c(-5, 8)),
+            control = tiny_control)
+  expect_equal(unname(predict(m, nd)), rep(unname(coef(m)), 3))
 }) })
 
 test_that("a generator that overflowed is an error, not a fit of NaN draws", {

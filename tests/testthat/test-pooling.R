@@ -35,6 +35,25 @@ test_that("pooled draws are centred at the mean of the run means with variance W
   expect_true(all(is.na(one$variability$between)))
 })
 
+test_that("the pooled draws' mean is the pooled centre even when their t tails have no mean", {
+  # Two runs with the between-run spread dominating: the Satterthwaite df is
+  # about 1 (Cauchy tails). The draws' mean (what coef(), summary() and
+  # predict() report) was the centre plus a Monte Carlo mean of those t draws,
+  # which put estimates far outside their own intervals.
+  for (seed in 1:20) for (n in c(50L, 51L)) {
+    set.seed(seed)
+    runs <- fake_runs(2, n, c(a = 1, b = -2), s_w = 0.01, s_b = 3)
+    p <- pgbb:::.pool_runs(runs)
+    expect_lt(max(p$variability$df), 1.5)
+    mbar <- Reduce(`+`, lapply(runs, function(a) colMeans(a[, , 1])) ) / 2
+    # Within-run deviations of the draws a run contributes average to about
+    # s_w / sqrt(n / 2) = 0.002; the noise draws to exactly 0.
+    expect_lt(max(abs(colMeans(p$draws[, , 1]) - mbar)), 0.02)
+    ci <- apply(p$draws[, , 1], 2, stats::quantile, c(0.05, 0.95))
+    expect_true(all(ci[1, ] <= mbar & mbar <= ci[2, ]))
+  }
+})
+
 test_that("the pooled interval covers the estimand at its level whatever the noise share", {
   skip_if_not_slow()
   # theta_hat ~ N(theta, s_w^2) is the sampling error the within-run spread stands for;

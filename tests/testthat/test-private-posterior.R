@@ -220,15 +220,45 @@ test_that("one-training PGBB intervals say that they leave out the privacy noise
   expect_no_warning(confint(np))
 })
 
-test_that("simulate(seed =) is reproducible and leaves the caller's random stream alone", {
+test_that("simulate() refuses to pass coefficient draws off as simulated responses", {
+  # stats::simulate() returns responses; the method returned posterior_draws()
+  # under that name.
   f <- pp_fits()$pgbb_one
   set.seed(99)
   before <- .Random.seed
-  s1 <- simulate(f, nsim = 5, seed = 3)
-  # simulate() used to call set.seed() and leave the stream there, as stats::simulate.lm does not.
+  expect_error(simulate(f, nsim = 5, seed = 3), "posterior_draws\\(fit, n\\)")
   expect_identical(.Random.seed, before)
-  expect_identical(simulate(f, nsim = 5, seed = 3), s1)
-  expect_error(simulate(f, nsim = -1), "'nsim'")
-  expect_error(simulate(f, nsim = 2, seed = "a"), "'seed'")
-  expect_identical(.Random.seed, before)
+  set.seed(3); d1 <- posterior_draws(f, 5)
+  set.seed(3); expect_identical(posterior_draws(f, 5), d1)
+})
+
+test_that("the formula baselines keep their formula, and formula() finds it", {
+  fits <- pp_fits()
+  for (f in fits[c("ng", "dpb", "sgld")]) {
+    expect_equal(stats::formula(f), y ~ x, ignore_attr = TRUE)
+    expect_identical(as.character(f$call[[1L]]) %in% c("noisy_gibbs", "dp_bootstrap", "dp_sgld"), TRUE)
+  }
+})
+
+test_that("confint() names its columns as stats does at every level, and 'parm' errors name the bad value", {
+  fits <- pp_fits()
+  # format(digits = 3) alone gave "5e-02 %" and "1e+02 %" at level 0.999.
+  expect_identical(colnames(confint(fits$ng, level = 0.999)), c("0.05 %", "99.95 %"))
+  expect_identical(colnames(confint(fits$ng, level = 0.999)),
+                   colnames(confint(lm(y ~ x, pp_data), level = 0.999)))
+  expect_error(confint(fits$ng, c("x", "z")), "'z' is not a term")
+  expect_error(confint(fits$ng, c(1, NA)), "'parm' must be column numbers")
+  expect_error(confint(fits$ng, TRUE), "'parm' must be term names")
+})
+
+test_that("a pooled fit of few runs warns that vcov() is meaningless when its t tails have no variance", {
+  set.seed(21)
+  fit <- quiet_noise(pgbb(y ~ x, pp_data, loss = "huber", epsilon = 0.5, bounds = pp_bounds, progress = FALSE,
+                          control = pgbb_control(iterations = 40, hidden = 4, draws = 100, runs = 2, blocks = 10)))
+  heavy <- fit$variability$df <= 2
+  skip_if(!any(heavy), "the two runs happened to agree")
+  expect_warning(vcov(fit), "at most 2 degrees of freedom")
+  # The point estimate is the pooled centre, inside the fit's own interval.
+  ci <- confint(fit, level = 0.9)
+  expect_true(all(ci[, 1] <= coef(fit) & coef(fit) <= ci[, 2]))
 })

@@ -118,3 +118,19 @@ test_that("confint() of a reference refuses a level it was not fitted at instead
   expect_error(confint(ref, 7), "'parm'")
   expect_identical(rownames(confint(ref, "x")), "x")
 })
+
+test_that("a one-level reference answers coef() and confint() in the shapes of the private fits", {
+  set.seed(51)
+  d <- data.frame(x = runif(200)); d$y <- 1 + d$x + rnorm(200)
+  r <- pgbb_reference(y ~ x, d, tau = 0.5)
+  expect_identical(names(coef(r)), c("(Intercept)", "x"))
+  expect_null(dim(coef(r)))
+  expect_identical(dim(confint(r)), c(2L, 2L))
+  expect_identical(confint(r, "x"), confint(r)["x", , drop = FALSE])
+  expect_identical(nobs(r), 200L)
+  expect_error(coef(r, tau = 0.5), "unknown argument 'tau'")
+  # several levels keep their matrix and array
+  r2 <- pgbb_reference(y ~ x, d, tau = c(0.25, 0.5))
+  expect_identical(dim(coef(r2)), c(2L, 2L))
+  expect_identical(length(dim(confint(r2))), 3L)
+})
