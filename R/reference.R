@@ -122,7 +122,12 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
       f <- withCallingHandlers(quantreg::rq(y ~ X - 1, tau = tau[k]), warning = function(w)
         if (grepl("nonunique", conditionMessage(w))) invokeRestart("muffleWarning"))
       coefs[, k] <- f$coefficients
-      s <- suppressWarnings(summary(f, se = "nid"))
+      # quantreg's own error ("singular matrix in 'backsolve'") names nothing the
+      # user can change; the level and the records in its tail are the cause.
+      s <- tryCatch(suppressWarnings(summary(f, se = "nid")), error = function(e)
+        .arg_fail("tau", sprintf(paste0("a level whose tail holds enough records for quantreg's 'nid' standard ",
+                                        "errors (at tau = %s they failed: %s); use a level farther from 0 and 1, ",
+                                        "more records, or a response that varies"), format(tau[k]), conditionMessage(e))))
       se <- s$coefficients[, 2L]
       ints[, , k] <- cbind(coefs[, k] - z * se, coefs[, k] + z * se)
     }

@@ -380,6 +380,7 @@ bad_input_cases <- list(
   bad(pgbb_reference(y ~ x, d, loss = "huber", bootstrap = 100), "bootstrap", "loss 'huber' does not read"),
   bad(pgbb_reference(y ~ x, d, loss = "huber", huber_c = -1), "huber_c", "positive"),
   bad(pgbb_reference(y ~ x, d, loss = "mean"), "formula", "y ~ 1"),
+  bad(pgbb_reference(y ~ x, d, tau = 0.0005), "tau", "farther from 0 and 1"),
   bad(pgbb_sigma(1, 1e-5, n = 1000, clip = 1, rate = 0.1, iterations = 10, accountant = "plain"), "n",
       "accountant = \"plain\", which does not read it"),
   bad(pgbb_epsilon(1, 1e-5, n = 1000, blocks = 10, gamma = 2, clip = 1, rate = 0.1, iterations = 10,
