@@ -10,8 +10,8 @@
 #' spread may differ between levels. `paper = TRUE`
 #' restores the paper's single training (Algorithms 1 and 2) for
 #' reproductions. A loss setting that the fit's loss does not read (`huber_c`
-#' for a quantile fit, `bandwidth` or `tau_weights` for a Huber fit) is an
-#' error in [pgbb()]. None of the settings may be chosen by looking at the
+#' for a quantile fit, `bandwidth` or `tau_weights` for a Huber fit) is named
+#' in a warning by [pgbb()] (a control may be shared by fits of several losses). None of the settings may be chosen by looking at the
 #' confidential data: every one is part of the public description of the
 #' mechanism.
 #'

@@ -136,7 +136,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
                           bootstrap_noise = c("auto", "composition", "matched")) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (!missing(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
+  if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
   bootstrap_noise <- .match_arg(bootstrap_noise)
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
@@ -220,7 +220,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                         B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (!missing(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
+  if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
   alpha <- .cr_alpha(alpha, level)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")

@@ -503,7 +503,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
     if (!missing(prob)) .arg_fail("tau", "given alone, or replaced by 'prob' (its other name; not both)")
     prob <- tau
   }
-  prob_given <- !missing(prob) || !is.null(tau)
+  prob_given <- (!missing(prob) && !is.null(prob)) || !is.null(tau)   # NULL: not given
   budget <- .cr_ss_budget(if (missing(mu)) NULL else mu, if (missing(delta)) NULL else delta, epsilon)
   mu <- budget$mu
   delta <- budget$delta

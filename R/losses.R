@@ -74,6 +74,20 @@
   invisible(TRUE)
 }
 
+# A control object may be shared by fits of several losses (one pgbb_control()
+# for a Huber and a quantile fit), so its settings that this fit's loss does not
+# read are named in a warning rather than refused.
+.warn_unread_control <- function(given, loss) {
+  unread <- names(Filter(function(r) !(loss %in% r), .loss_setting_readers[intersect(given, names(.loss_setting_readers))]))
+  if (length(unread))
+    warning(sprintf("pgbb(): %s of 'control' %s not read by loss '%s' (%s) and %s no effect on this fit.",
+                    paste0("'", unread, "'", collapse = ", "), if (length(unread) > 1L) "are" else "is", loss,
+                    paste(vapply(unread, function(nm) sprintf("a setting of loss '%s'", .loss_setting_readers[[nm]]), ""),
+                          collapse = "; "),
+                    if (length(unread) > 1L) "have" else "has"), call. = FALSE)
+  invisible(unread)
+}
+
 # A front end's argument list for a loss, without the settings it does not read
 # (which the front end fills in from its control for every loss).
 .drop_unread_settings <- function(args, loss) {

@@ -360,7 +360,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                       names(formals(sys.function())), control_fun = "pgbb_control")
   loss <- .match_arg(loss)
   if (!inherits(control, "pgbb_control")) .arg_fail("control", "an object made by pgbb_control()")
-  .refuse_unread_settings(attr(control, "given"), loss, "pgbb_control")
+  .warn_unread_control(attr(control, "given"), loss)
   .check_flag(private, "private")
   .check_flag(progress, "progress")
   if (missing(epsilon)) {

@@ -140,12 +140,12 @@ run_method <- function(method, ex, x) {
   b <- ex$bounds
   est <- ex$estimator
   f <- switch(method,
-    "BLBQuant" = function() cr_blbquant(x, est, prob = 0.5, mu = mu, alpha = 0.1, B = N_mc, bounds = b),
-    "Dette-Graw" = function() cr_dette_graw(x, est, prob = 0.5, mu = mu, alpha = 0.1, B = B, bounds = b),
-    "Dette-Graw (composition)" = function() cr_dette_graw(x, est, prob = 0.5, mu = mu, alpha = 0.1, B = B,
+    "BLBQuant" = function() cr_blbquant(x, est, prob = if (est == "quantile") 0.5, mu = mu, alpha = 0.1, B = N_mc, bounds = b),
+    "Dette-Graw" = function() cr_dette_graw(x, est, prob = if (est == "quantile") 0.5, mu = mu, alpha = 0.1, B = B, bounds = b),
+    "Dette-Graw (composition)" = function() cr_dette_graw(x, est, prob = if (est == "quantile") 0.5, mu = mu, alpha = 0.1, B = B,
                                                         bounds = b, bootstrap_noise = "composition"),
     "Dette-Graw (sqrt n)" = function() {
-      f <- cr_dette_graw(x, est, prob = 0.5, mu = mu, alpha = 0.1, B = B, bounds = b,
+      f <- cr_dette_graw(x, est, prob = if (est == "quantile") 0.5, mu = mu, alpha = 0.1, B = B, bounds = b,
                          bootstrap_noise = "composition")
       f$interval <- f$estimate + (f$interval - f$estimate) * sqrt(f$n / f$m)
       f
@@ -154,12 +154,12 @@ run_method <- function(method, ex, x) {
     "CR-GS (WR, kappa*)" = function() cr_gs(x, "mean", mu = mu, alpha = 0.1, B = B, mode = "wr", bounds = b,
                                             multiplicity = "bound"),
     "CR-GS (WOR)" = function() cr_gs(x, "mean", mu = mu, alpha = 0.1, B = B, mode = "wor", bounds = b),
-    "CR-SS (WR)" = function() cr_ss(x, est, prob = 0.5, mu = mu, delta = delta_ss, alpha = 0.1, B = B,
+    "CR-SS (WR)" = function() cr_ss(x, est, prob = if (est == "quantile") 0.5, mu = mu, delta = delta_ss, alpha = 0.1, B = B,
                                     mode = "wr", bounds = b),
-    "CR-SS (WR, kappa*)" = function() cr_ss(x, est, prob = 0.5, mu = mu, delta = delta_ss,
+    "CR-SS (WR, kappa*)" = function() cr_ss(x, est, prob = if (est == "quantile") 0.5, mu = mu, delta = delta_ss,
                                             alpha = if (est == "quantile") 0.09 else 0.1, B = B, mode = "wr",
                                             bounds = b, multiplicity = "bound"),
-    "CR-SS (WOR)" = function() cr_ss(x, est, prob = 0.5, mu = mu, delta = delta_ss, alpha = 0.1, B = B,
+    "CR-SS (WOR)" = function() cr_ss(x, est, prob = if (est == "quantile") 0.5, mu = mu, delta = delta_ss, alpha = 0.1, B = B,
                                      mode = "wor", bounds = b))
   t0 <- proc.time()[["elapsed"]]
   fit <- tryCatch(f(), pgbb_multiplicity_failure = function(e) NULL)

@@ -248,10 +248,12 @@ if ("expfam" %in% parts) {
     ab <- if (gauss) c(-5, 5) else c(0, 12)
     truth <- c(mean = if (gauss) 1.5 else 2)
     delta <- 1 / g$n
-    paper_fit <- function() suppressWarnings(pgbb_fit(
-      x, loss = if (gauss) "mean" else "exponential", scale = if (gauss) 0.5 else 1, epsilon = g$eps, delta = delta,
+    # The known sd is a setting of the Gaussian mean only.
+    paper_fit <- function() suppressWarnings(do.call(pgbb_fit, c(list(
+      x, loss = if (gauss) "mean" else "exponential", epsilon = g$eps, delta = delta,
       box = if (gauss) ab else c(0.1, 12), x_bounds = ab, blocks = 20, gamma = 1, rate = 0.2,
-      iterations = 2000, mc = 1, hidden = hidden, J = 30, clip = 8, draws = 2000, progress = FALSE))
+      iterations = 2000, mc = 1, hidden = hidden, J = 30, clip = 8, draws = 2000, progress = FALSE),
+      if (gauss) list(scale = 0.5))))
     pp <- paper_fit()
     ctrl <- pgbb_training(blocks = 20, gamma = 1, rate = 0.2, iterations = 2000, mc = 1,
                           hidden = hidden, J = 30, draws = 2000)

@@ -340,12 +340,6 @@ bad_input_cases <- list(
   bad(pgbb_control(orders = 2:1e5), "orders", "between 2 and 4096"),
   # ---- a setting that the chosen loss, estimator or plan does not read ----
   # (each ran before and was silently ignored)
-  bad(pgbb(y ~ x, d, epsilon = 1, bounds = b, control = pgbb_control(huber_c = 2, iterations = 20)),
-      "huber_c", "setting of loss 'huber', which loss 'quantile' does not read"),
-  bad(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, control = pgbb_control(bandwidth = 0.2)),
-      "bandwidth", "loss 'huber' does not read"),
-  bad(pgbb(y ~ x, d, loss = "huber", epsilon = 1, bounds = b, control = pgbb_control(tau_weights = c(1, 2))),
-      "tau_weights", "loss 'huber' does not read"),
   bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "quantile", epsilon = 1, box = c(-9, 9), x_bounds = c(0, 2),
                y_bounds = c(-5, 8), huber_kappa = 0.5), "huber_kappa", "loss 'quantile' does not read"),
   bad(pgbb_fit(as.matrix(d["x"]), d$y, loss = "huber", epsilon = 1, box = rbind(c(-9, 9), c(0.1, 9)),

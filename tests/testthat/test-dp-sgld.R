@@ -230,3 +230,18 @@ test_that("dp_sgld() refuses a delta its accountant cannot certify at a usable n
                        bounds = list(x = c(0, 1), .response = c(-5, 5)), iterations = 20),
                "^'delta' must be large enough .*noise multiplier sigma/C would be")
 })
+
+test_that("a chain that has not mixed says so (the ESS was only reported)", {
+  set.seed(61)
+  d <- data.frame(x = runif(500)); d$y <- 1000 * (3 + 0.3 * d$x + rnorm(500, sd = 0.5))
+  # A response in grams-like units: the tempered posterior and the step are in its
+  # units, and this chain keeps an ESS of a few draws.
+  expect_warning(f <- dp_sgld(y ~ x, d, loss = "quantile", epsilon = 2, iterations = 2000, rate = 0.05,
+                              bounds = list(x = c(0, 1), .response = c(0, 8000)), progress = FALSE),
+                 class = "pgbb_low_ess")
+  expect_lt(min(f$ess), 100)
+  d$y <- d$y / 1000
+  g <- dp_sgld(y ~ x, d, loss = "quantile", epsilon = 2, iterations = 2000, rate = 0.05,
+               bounds = list(x = c(0, 1), .response = c(0, 8)), progress = FALSE)
+  expect_gte(min(g$ess), 100)
+})

@@ -256,3 +256,20 @@ test_that("a column aliased with the intercept is named in a warning", {
   expect_no_warning(quiet_noise(pgbb(X, y, epsilon = 5, bounds = b, control = ctl, intercept = FALSE)))
   expect_no_warning(quiet_noise(pgbb(X[, "x", drop = FALSE], y, epsilon = 5, bounds = b[-1], control = ctl)))
 })
+
+test_that("control settings the fit's loss does not read are named in a warning", {
+  d <- front_end_data()
+  # A control may be shared by a Huber and a quantile fit; before, the settings
+  # the loss does not read vanished without a word.
+  ctl <- pgbb_control(iterations = 20, hidden = 4, draws = 20, huber_c = 2, bandwidth = 0.2)
+  set.seed(3)
+  expect_warning(quiet_noise(pgbb(y ~ x, d, epsilon = 2, bounds = front_end_bounds, control = ctl)),
+                 "'huber_c' of 'control' is not read by loss 'quantile'")
+  expect_warning(quiet_noise(pgbb(y ~ x, d, loss = "huber", epsilon = 2, bounds = front_end_bounds, control = ctl)),
+                 "'bandwidth' of 'control' is not read by loss 'huber'")
+  warns <- character(0)
+  withCallingHandlers(quiet_noise(pgbb(y ~ x, d, loss = "huber", epsilon = 2, bounds = front_end_bounds,
+                                       control = pgbb_control(iterations = 20, hidden = 4, draws = 20, huber_c = 2))),
+                      warning = function(w) { warns <<- c(warns, conditionMessage(w)); invokeRestart("muffleWarning") })
+  expect_false(any(grepl("of 'control'", warns)))
+})
