@@ -113,7 +113,9 @@ print.private_comparison <- function(x, digits = 3L, ...) {
     .arg_fail("reference", "a non-private fit with coefficients (pgbb_reference(), quantreg::rq(), lm(), glm())")
   if (is.matrix(cf) && ncol(cf) == 1L && !is.null(reference$tau)) {
     cf <- matrix(cf, ncol = 1L, dimnames = list(rownames(cf), as.character(reference$tau)))
-  } else if (!is.matrix(cf) && inherits(reference, "rq")) {
+  } else if (!is.matrix(cf) && (inherits(reference, "rq") ||
+                                 (inherits(reference, "pgbb_reference") && !is.null(reference$tau)))) {
+    # one level (coef() of a one-level fit is a vector): compared at that level only
     cf <- matrix(cf, ncol = 1L, dimnames = list(names(cf), as.character(reference$tau)))
   }
   .truth_table(cf, "reference")

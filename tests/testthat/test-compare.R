@@ -53,6 +53,10 @@ test_that("a reference fit plays the truth; quantile levels are matched", {
   # A truth matrix terms x tau works the same way.
   tab3 <- compare_private_fits(list(SGLD = sq), truth = rc)
   expect_equal(tab3$MAE, tab$MAE)
+  # A one-level reference (whose coef() is a vector) keeps its level: it is not
+  # taken as the truth at every level of a fit of two.
+  ref1 <- pgbb_reference(y ~ x, cmp_data, tau = 0.5)
+  expect_error(compare_private_fits(list(SGLD = sq), reference = ref1), "missing tau = 0.25")
 })
 
 test_that("several methods side by side, including the formula baselines", {
