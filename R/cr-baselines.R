@@ -137,6 +137,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   cl <- match.call()
   estimator <- .match_arg(estimator)
   if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
+  if (is.null(prob) && estimator != "quantile") prob <- 0.5   # unread: the mean and U-statistic have no level
   bootstrap_noise <- .match_arg(bootstrap_noise)
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
@@ -221,6 +222,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
   cl <- match.call()
   estimator <- .match_arg(estimator)
   if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
+  if (is.null(prob) && estimator != "quantile") prob <- 0.5   # unread: the mean and U-statistic have no level
   alpha <- .cr_alpha(alpha, level)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")

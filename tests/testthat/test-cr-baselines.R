@@ -131,3 +131,12 @@ test_that("a region's coef() is its private point estimate and its table row agr
   expect_identical(coef(gs), gs$center)
   expect_error(coef(gs, level = 0.5), "unknown argument 'level'")
 })
+
+test_that("the baselines take prob = NULL as not given with the estimators that have no level", {
+  set.seed(42)
+  x <- runif(300)
+  # The CR tables script passes prob = if (est == "quantile") 0.5; NULL reached the C++ glue.
+  expect_s3_class(cr_blbquant(x, "mean", prob = NULL, mu = 2, bounds = c(0, 1), B = 10), "private_cr")
+  expect_s3_class(cr_dette_graw(x, "mean", prob = NULL, mu = 2, bounds = c(0, 1), B = 20), "private_cr")
+  expect_error(cr_dette_graw(x, "quantile", prob = NULL, mu = 2, bounds = c(0, 1), B = 20), "'prob'")
+})
