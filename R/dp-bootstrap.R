@@ -134,11 +134,11 @@
 #' @export
 dp_bootstrap <- function(x, ...) UseMethod("dp_bootstrap")
 
-#' @rdname dp_bootstrap
 # The settings that only one of DP-Bootstrap's losses reads.
 .dpb_setting_readers <- list(lambda = "ridge_huber", huber_c = "ridge_huber", huber_kappa = "ridge_huber",
                              tol = "ridge_huber", deconvolution = "mean")
 
+#' @rdname dp_bootstrap
 #' @export
 dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), epsilon, delta, bounds,
                                  B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
