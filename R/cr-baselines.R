@@ -2,6 +2,16 @@
 # their published descriptions as summarised in the paper. Choices the
 # descriptions leave open are documented here and in the help pages.
 
+# `prob` of a baseline: an error when given with an estimator that has no level
+# (NULL counts as not given), and a placeholder 0.5 for those, which the C++ glue
+# takes but does not read.
+.baseline_prob <- function(prob, prob_missing, estimator) {
+  if (estimator == "quantile") return(prob)
+  if (!prob_missing && !is.null(prob))
+    .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
+  0.5
+}
+
 .baseline_spec <- function(estimator, x, bounds, prob) {
   X <- .as_data_matrix(x)
   if (ncol(X) != 1L) .arg_fail("x", "a numeric vector")
@@ -136,8 +146,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
                           bootstrap_noise = c("auto", "composition", "matched")) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
-  if (is.null(prob) && estimator != "quantile") prob <- 0.5   # unread: the mean and U-statistic have no level
+  prob <- .baseline_prob(prob, missing(prob), estimator)
   bootstrap_noise <- .match_arg(bootstrap_noise)
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
@@ -221,8 +230,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                         B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
-  if (!missing(prob) && !is.null(prob) && estimator != "quantile") .arg_fail("prob", sprintf("left out for estimator \"%s\", which does not use it", estimator))
-  if (is.null(prob) && estimator != "quantile") prob <- 0.5   # unread: the mean and U-statistic have no level
+  prob <- .baseline_prob(prob, missing(prob), estimator)
   alpha <- .cr_alpha(alpha, level)
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")

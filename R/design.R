@@ -339,11 +339,15 @@
 
 # The public parameter box (rows: the design's coefficients, then Huber's scale)
 # in the trainer's response coding (.response_coding()).
-.coded_box <- function(box_m, design, loss) {
-  int <- which(!design$maps$scaled & design$intercept)
-  if (length(int)) box_m[int[1L], ] <- box_m[int[1L], ] - design$y_shift
+.coded_box <- function(box_m, design) {
+  int <- .intercept_column(design)
+  if (length(int)) box_m[int, ] <- box_m[int, ] - design$y_shift
   box_m / design$y_unit
 }
+
+# The design's intercept column (the first unscaled one of a model with an
+# intercept), or integer(0).
+.intercept_column <- function(design) utils::head(which(!design$maps$scaled & design$intercept), 1L)
 
 # Public per-column range of the scaled design, as the trainers' `x_bounds`:
 # the image of [lo_j, hi_j] under the map, and [1, 1] for the intercept.

@@ -40,8 +40,8 @@
 .formula_map_draws <- function(draws, design) {
   p <- length(design$coefnames)
   draws[, seq_len(p)] <- draws[, seq_len(p), drop = FALSE] %*% t(design$A)
-  int <- which(!design$maps$scaled & design$intercept)
-  if (length(int)) draws[, int[1L]] <- draws[, int[1L]] + design$y_shift
+  int <- .intercept_column(design)
+  if (length(int)) draws[, int] <- draws[, int] + design$y_shift
   draws
 }
 

@@ -56,20 +56,20 @@
                               tau_basis = "quantile", level_interactions = "quantile",
                               level_noise = "quantile")
 
+# The settings among `nms` that `readers` (setting -> losses that read it) says
+# loss `loss` does not read.
+.unread_settings <- function(nms, loss, readers = .loss_setting_readers) {
+  nms[vapply(nms, function(nm) nm %in% names(readers) && !(loss %in% readers[[nm]]), logical(1))]
+}
+
 # `given`: the names of the arguments the caller wrote (names(match.call())).
-# `readers` maps a setting to the losses that read it; character(0) means no
-# loss of `fun` reads it. An argument whose value in `env` (the caller's frame)
-# is NULL counts as not given: NULL is every such setting's "unset".
+# An argument whose value in `env` (the caller's frame) is NULL counts as not
+# given: NULL is every such setting's "unset".
 .refuse_unread_settings <- function(given, loss, fun, readers = .loss_setting_readers, env = parent.frame()) {
-  for (nm in intersect(given, names(readers))) {
+  for (nm in .unread_settings(given, loss, readers)) {
     if (exists(nm, envir = env, inherits = FALSE) && is.null(get(nm, envir = env, inherits = FALSE))) next
-    r <- readers[[nm]]
-    if (loss %in% r) next
-    stop(if (length(r))
-           sprintf("%s(): '%s' is a setting of loss %s, which loss '%s' does not read; remove it.",
-                   fun, nm, paste0("'", r, "'", collapse = " or "), loss)
-         else sprintf("%s(): '%s' is read by none of its losses (loss '%s' here); remove it.", fun, nm, loss),
-         call. = FALSE)
+    stop(sprintf("%s(): '%s' is a setting of loss %s, which loss '%s' does not read; remove it.",
+                 fun, nm, paste0("'", readers[[nm]], "'", collapse = " or "), loss), call. = FALSE)
   }
   invisible(TRUE)
 }
@@ -78,7 +78,7 @@
 # for a Huber and a quantile fit), so its settings that this fit's loss does not
 # read are named in a warning rather than refused.
 .warn_unread_control <- function(given, loss) {
-  unread <- names(Filter(function(r) !(loss %in% r), .loss_setting_readers[intersect(given, names(.loss_setting_readers))]))
+  unread <- .unread_settings(given, loss)
   if (length(unread))
     warning(sprintf("pgbb(): %s of 'control' %s not read by loss '%s' (%s) and %s no effect on this fit.",
                     paste0("'", unread, "'", collapse = ", "), if (length(unread) > 1L) "are" else "is", loss,
@@ -91,8 +91,7 @@
 # A front end's argument list for a loss, without the settings it does not read
 # (which the front end fills in from its control for every loss).
 .drop_unread_settings <- function(args, loss) {
-  unread <- names(Filter(function(r) !(loss %in% r), .loss_setting_readers))
-  args[setdiff(names(args), unread)]
+  args[setdiff(names(args), .unread_settings(names(args), loss))]
 }
 
 # Validates the loss-specific settings passed through `...` or named arguments.

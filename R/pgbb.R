@@ -621,12 +621,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   } else {
     ur <- .unit_ranges(design$cb, design$maps)
     xb <- cbind(ur$lower, ur$upper)
-    u <- design$y_unit %||% 1
-    args <- c(list(x = design$Z, y = (design$y - (design$y_shift %||% 0)) / u, loss = loss, x_bounds = xb,
+    u <- design$y_unit
+    args <- c(list(x = design$Z, y = (design$y - design$y_shift) / u, loss = loss, x_bounds = xb,
                    x_norm = design$x_norm, tau = tau, huber_c = control$huber_c,
                    huber_kappa = control$huber_kappa, bandwidth = control$bandwidth / u,
                    tau_prob = control$tau_weights), common)
-    args$box <- .coded_box(box_m, design, loss)
+    args$box <- .coded_box(box_m, design)
     if (loss != "quantile") args$tau <- NULL
   }
   args <- .drop_unread_settings(args, loss)
@@ -650,12 +650,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   }
   p <- length(design$coefnames)
   A <- .unscale_matrix(design$maps, design$coefnames)
-  u <- design$y_unit %||% 1
-  int <- which(!design$maps$scaled & design$intercept)
+  u <- design$y_unit %||% 1   # fits saved before the response coding have none
+  int <- .intercept_column(design)
   for (k in seq_len(dim(draws)[3L])) {
     g <- matrix(draws[, seq_len(p), k], nrow = dim(draws)[1L])
     draws[, seq_len(p), k] <- (u * g) %*% t(A)
-    if (length(int)) draws[, int[1L], k] <- draws[, int[1L], k] + (design$y_shift %||% 0)
+    if (length(int)) draws[, int, k] <- draws[, int, k] + (design$y_shift %||% 0)
     if (loss == "huber") draws[, p + 1L, k] <- u * draws[, p + 1L, k]
   }
   dimnames(draws)[[2L]][seq_len(p)] <- design$coefnames

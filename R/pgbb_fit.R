@@ -258,8 +258,9 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
                      tau_basis = c("grid", "smooth"), level_interactions = TRUE,
                      level_noise = c("scaled", "uniform"),
                      threads = NULL, keep_runs = FALSE, progress = interactive()) {
-  call <- .release_call(match.call(), "pgbb_fit")
-  given <- names(match.call())[-1L]
+  matched <- match.call()
+  call <- .release_call(matched, "pgbb_fit")
+  given <- names(matched)[-1L]
   if (missing(loss)) .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
   if (!is.character(loss) || length(loss) != 1L || !(loss %in% .pgbb_losses))
     .arg_fail("loss", sprintf("one of %s", paste0("\"", .pgbb_losses, "\"", collapse = ", ")))
