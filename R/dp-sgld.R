@@ -181,7 +181,7 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
     raw <- cpp_dp_sgld(prob$x, prob$y, prob$spec, prob$theta0, settings, seed, k - 1, tick)
     draws[, , k] <- .sgld_to_original(raw, prob, design)
   }
-  ess <- apply(draws, c(2L, 3L), .ess_geyer)
+  ess <- apply(draws, c(2L, 3L), .chain_ess)
   if (!is.matrix(ess)) ess <- matrix(ess, ncol = M, dimnames = dimnames(draws)[2:3])
   .sgld_warn_mixing(ess, kept)
   .new_dp_sgld(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
@@ -300,6 +300,15 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
                       min(ess), as.integer(kept), lab),
     call = NULL)))
   invisible(TRUE)
+}
+
+# The effective sample size of one parameter's kept draws, for the mixing
+# checks of the samplers (dp_sgld(), noisy_gibbs()). A chain that never moved
+# (every kept draw equal, e.g. SGLD pinned at a face of its box) has not mixed:
+# the posterior of a continuous parameter is never a point, so it counts as one
+# draw, where .ess_geyer() would report its full length and hide it.
+.chain_ess <- function(v) {
+  if (length(v) > 1L && isTRUE(all(v == v[1L]))) 1 else .ess_geyer(v)
 }
 
 # Effective sample size by Geyer's (1992) initial monotone sequence estimator:

@@ -446,7 +446,7 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
 }
 
 # Effective sample sizes of the kept draws (Geyer's initial monotone sequence,
-# .ess_geyer() in R/dp-sgld.R), with a warning when any is below `min_ess`.
+# .chain_ess() in R/dp-sgld.R), with a warning when any is below `min_ess`.
 # Why: the data-augmentation Gibbs sampler mixes at a rate set by the fraction of
 # missing information, roughly n sigma^2 lambda_min(E xx') / tau^2 per iteration
 # (tau = privacy noise sd of X'y). At small budgets this is ~1e-4 or less, so even the
@@ -460,16 +460,12 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
 # A single stuck chain over-estimates its own ESS, so the check is a floor, not a
 # certificate. Draws are post-processing: a longer chain costs no privacy.
 .ng_check_mixing <- function(draws, schedule, family = "linear", min_ess = 100) {
-  ess <- apply(draws, 2L, .ess_geyer)
-  # A chain that never moved (every kept draw equal) has not mixed: the
-  # posterior of a continuous parameter is never a point.
-  stuck <- apply(draws, 2L, function(v) length(v) > 1L && isTRUE(all(v == v[1L])))
-  check <- ifelse(stuck, 1, ess)
-  if (min(check) < min_ess)
+  ess <- apply(draws, 2L, .chain_ess)
+  if (min(ess) < min_ess)
     warning(sprintf(paste0("NoisyGibbs (%s): the chain has not mixed: only %.0f effective draws ",
                            "(of %d kept) for '%s'; its credible intervals are too narrow. Rerun with ",
                            "more iterations (e.g. iterations = %.0f); drawing more costs no privacy.%s"),
-                    family, min(check), nrow(draws), names(ess)[which.min(check)],
+                    family, min(ess), nrow(draws), names(ess)[which.min(ess)],
                     10 * schedule[["iterations"]],
                     if (family == "gaussian") paste0(" With a known sd 'sigma' far below the privacy noise on ",
                                                      "the mean, the chain moves very slowly.") else ""),

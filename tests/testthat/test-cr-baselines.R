@@ -106,6 +106,21 @@ test_that("BLBQuant: GDP budget of the two pure-DP mechanisms and a sensible rad
   expect_identical(a$interval, b$interval)
 })
 
+test_that("BLBQuant warns when its blocks are fewer than its radius search needs", {
+  withr::local_options(pgbb.seeded_noise = TRUE)
+  set.seed(3)
+  x <- runif(200, -1, 1)
+  # n = 200 at mu = 0.1: the rule asks for ~1,300 blocks, the cap allows 100, and
+  # over 20 data sets the intervals covered the mean in 2 (.blb_warn_few_blocks()).
+  expect_warning(f <- cr_blbquant(x, "mean", mu = 0.1, bounds = c(-1, 1), B = 10),
+                 class = "pgbb_unreliable_interval")
+  expect_equal(f$blocks, 100)
+  expect_warning(cr_blbquant(x, "mean", mu = 8, bounds = c(-1, 1), B = 10, blocks = 5),
+                 "5 blocks, fewer than")
+  # At the rule's own count the search is reliable and nothing is said.
+  expect_no_warning(cr_blbquant(runif(3000, -1, 1), "mean", mu = 8, bounds = c(-1, 1), B = 10))
+})
+
 test_that("baselines validate arguments", {
   x <- runif(100)
   expect_error(cr_dette_graw(x, "mean", bounds = c(0, 1)), "'mu'")

@@ -179,6 +179,12 @@ test_that("the ESS estimator matches known autocorrelation times", {
   x <- as.numeric(stats::filter(rnorm(n), 0.9, method = "recursive"))
   expect_equal(pgbb:::.ess_geyer(x) / (n / 19), 1, tolerance = 0.25)
   expect_equal(pgbb:::.ess_geyer(rep(1, 10)), 10)
+  # ...but a sampler's chain that never moved has not mixed: one effective draw,
+  # so the mixing checks of dp_sgld() and noisy_gibbs() warn about it.
+  expect_equal(pgbb:::.chain_ess(rep(1, 10)), 1)
+  expect_equal(pgbb:::.chain_ess(x), pgbb:::.ess_geyer(x))
+  stuck <- matrix(c(pgbb:::.chain_ess(rep(0.5, 500)), 480), 2, 1, dimnames = list(c("a", "b"), "estimate"))
+  expect_warning(pgbb:::.sgld_warn_mixing(stuck, 500), "only 1 effective draws .* for a", class = "pgbb_low_ess")
 })
 
 test_that("dp_sgld() rejects weights, offset() terms and misspelt settings, and evaluates subset in the data", {

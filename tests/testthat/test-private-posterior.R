@@ -262,3 +262,15 @@ test_that("a pooled fit of few runs warns that vcov() is meaningless when its t 
   ci <- confint(fit, level = 0.9)
   expect_true(all(ci[, 1] <= coef(fit) & coef(fit) <= ci[, 2]))
 })
+
+test_that("an interval whose level needs more draws than the fit holds says it is too narrow", {
+  f <- pp_fits()$pgbb_one   # 200 stored draws
+  # 200 draws put 5 beyond each end of a 95% interval but none beyond a 99.9% one,
+  # whose ends are then interpolated between the extremes.
+  expect_no_warning(confint(f, level = 0.95))
+  expect_warning(ci <- confint(f, level = 0.999), "needs at least 2000 draws .* from 200", class = "pgbb_few_draws")
+  m <- as.matrix(f)
+  expect_equal(unname(ci[, 2]), unname(apply(m, 2, quantile, 0.9995)))
+  # One draw gives a zero-width interval: never silently.
+  expect_warning(pgbb:::.draws_interval(m[1, , drop = FALSE], NULL, 0.9), class = "pgbb_few_draws")
+})
