@@ -48,9 +48,10 @@
 # front ends, which refuse them with their own message.
 .check_recordwise_terms <- function(mt, data_names) {
   vars <- as.list(attr(mt, "variables"))[-1L]
+  env <- environment(mt) %||% globalenv()
   for (v in vars) {
     if (.fun_name(v) == "offset") next
-    bad <- .first_unverified_call(v, data_names)
+    bad <- .first_unverified_call(v, data_names) %||% .first_masked_call(v, env)
     if (is.null(bad)) next
     term <- paste(deparse(v, width.cutoff = 500L), collapse = " ")
     stop(sprintf(paste0(
@@ -94,6 +95,29 @@
   sprintf("%s()", if (nzchar(f)) f else paste(deparse(expr[[1L]]), collapse = ""))
 }
 
+# The lists above admit functions by name, and model.frame() calls whatever that
+# name means where the formula was written: a user's `sqrt <- function(v) v -
+# mean(v)` would pass as base's. The first call in `expr` to an admitted name
+# that does not resolve to R's own function (base's, or stats' relevel()), as
+# text, or NULL. A namespace prefix must be base's or stats' (`other::sqrt` is
+# refused).
+.first_masked_call <- function(expr, env) {
+  if (!is.call(expr)) return(NULL)
+  f <- expr[[1L]]
+  name <- .fun_name(expr)
+  if (name %in% c(.recordwise_functions, .category_functions, .constant_builders)) {
+    own <- get0(name, envir = asNamespace("stats"), mode = "function")  # stats, then base
+    qualified <- is.call(f) && length(f) == 3L && as.character(f[[1L]]) %in% c("::", ":::")
+    if (qualified && !(as.character(f[[2L]]) %in% c("base", "stats")))
+      return(sprintf("%s::%s()", as.character(f[[2L]]), name))
+    fun <- if (qualified) own else get0(name, envir = env, mode = "function")
+    if (!identical(fun, own))
+      return(sprintf("%s(), which is not R's own %s() where the formula was written", name, name))
+  }
+  for (a in as.list(expr)[-1L]) if (!is.null(bad <- .first_masked_call(a, env))) return(bad)
+  NULL
+}
+
 # A literal, a symbol that is not a data column (a constant the analyst
 # defined beforehand), or a constant builder applied to such.
 .is_public_constant <- function(expr, data_names) {
@@ -130,8 +154,33 @@
                                                    any(names(bounds) == ""))))
     stop("'bounds' must be a named list of c(lower, upper) pairs, e.g. ",
          "list(education = c(0, 20), .response = c(0, 10)).", call. = FALSE)
+  dup <- unique(names(bounds)[duplicated(names(bounds))])
+  if (length(dup))
+    .arg_fail("bounds", sprintf("a list with one entry per name (%s given more than once; only the first would be read)",
+                                paste0("'", dup, "'", collapse = ", ")))
   for (nm in names(bounds)) .check_bound_pair(bounds[[nm]], nm)
   invisible(bounds)
+}
+
+# A bounds entry is read by name (a model-matrix column, a term variable, the
+# variable inside a monotone transform, or .response), so a misspelt one (`z:x`
+# for the column `x:z`) would be skipped silently and a wider derived bound used.
+# Entries naming a column of `data` are allowed (one list may serve several
+# formulas); any other name is an error.
+.check_bounds_known <- function(bounds, frame) {
+  vars <- rownames(attr(frame$mt, "factors")) %||% character(0)
+  inner <- unlist(lapply(vars, function(v) {
+    e <- tryCatch(str2lang(v), error = function(e) NULL)
+    if (is.call(e)) all.vars(e) else character(0)
+  }))
+  known <- c(".response", colnames(frame$X), vars, inner, frame$data_names)
+  stray <- setdiff(names(bounds), known)
+  if (length(stray))
+    .arg_fail("bounds", sprintf(paste0("entries that name a variable of 'data' or a term or column of the model; ",
+                                       "%s name none (the model's columns: %s)"),
+                                paste0("'", stray, "'", collapse = ", "),
+                                paste(colnames(frame$X), collapse = ", ")))
+  invisible(TRUE)
 }
 
 # Public interval of one numeric term variable, from `bounds`.

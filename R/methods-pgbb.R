@@ -115,7 +115,8 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 #' Predictions with credible intervals from a PGBB fit
 #'
 #' Conditional quantiles (or means) \eqn{x'\beta} for new covariates, computed
-#' from the posterior draws (post-processing: no privacy cost).
+#' from the posterior draws (post-processing: no privacy cost). For a logistic
+#' fit \eqn{x'\beta} is the log-odds; `type = "response"` gives probabilities.
 #'
 #' @param object A `pgbb` fit.
 #' @param newdata A data frame with the model's covariates (for a fit of the
@@ -124,15 +125,22 @@ as.data.frame.summary.pgbb <- function(x, row.names = NULL, optional = FALSE, ..
 #'   the fit's own levels the stored draws are used (the same answer as coef() and
 #'   confint()); other levels of a joint fit take fresh draws of its generator.
 #' @param interval `"none"` or `"credible"`.
+#' @param type `"link"` (default: \eqn{x'\beta}) or `"response"`, as in
+#'   [stats::predict.glm()]: for a logistic fit the probability
+#'   \eqn{1/(1 + e^{-x'\beta})}, computed draw by draw, so the interval ends are the
+#'   ends of the log-odds interval mapped to probabilities and the point prediction
+#'   is the mean probability over the draws. For the other losses both are \eqn{x'\beta}.
 #' @param level Credible level.
 #' @param ... Unused.
 #' @return With one level, a vector (`interval = "none"`) or a matrix with
 #'   columns `fit, lower, upper`; with several, a list of those, named by level.
 #' @export
 predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "credible"),
-                         level = 0.95, ...) {
+                         level = 0.95, type = c("link", "response"), ...) {
   .check_no_dots("predict.pgbb", ...)
   interval <- .match_arg(interval)
+  type <- .match_arg(type)
+  inverse_link <- if (type == "response" && identical(object$loss, "logistic")) stats::plogis else identity
   .check_open_unit(level, "level")
   if (!missing(newdata) && is.matrix(newdata)) newdata <- .matrix_frame(newdata, "newdata")
   if (missing(newdata) || !is.data.frame(newdata)) .arg_fail("newdata", "a data frame (or a covariate matrix)")
@@ -149,7 +157,7 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   a <- (1 - level) / 2
   res <- lapply(seq_len(dim(draws)[3L]), function(k) {
     d <- matrix(draws[, cols, k], nrow = dim(draws)[1L])
-    pred <- X %*% t(d)  # rows: new observations, columns: draws
+    pred <- inverse_link(X %*% t(d))  # rows: new observations, columns: draws
     fit <- rowMeans(pred)
     if (interval == "none") return(fit)
     cbind(fit = fit, lower = apply(pred, 1L, stats::quantile, probs = a, names = FALSE),

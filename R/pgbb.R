@@ -38,7 +38,8 @@
 #' linear function of unit-box covariates that stays inside \eqn{[c, d]} on the
 #' box has its intercept in \eqn{[c, d]} and its slopes in \eqn{[-w, w]}; the
 #' margin leaves room for misspecification), and for the Huber scale
-#' \eqn{(0, (1 + k) w]}. For `loss = "mean"` the box is the response range
+#' \eqn{(0, (1 + k) w]}. Without an intercept the fit passes through 0, so \eqn{w}
+#' in the slopes' and the scale's upper limits becomes \eqn{\max(w, |c|, |d|)}. For `loss = "mean"` the box is the response range
 #' widened by `k w` on both sides; for `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #' The output map squashes the outer 5% of the box on each side; when more than
@@ -438,7 +439,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 # A private fit's n is part of the public setting (delta = 1/n, gamma*(n, S) and
 # the block size enter the guarantee, and print shows n): dropping incomplete
 # records would make it depend on the data, so a private fit refuses them.
-.pgbb_model_frame <- function(cl, formula, data, env, private = FALSE) {
+.pgbb_model_frame <- function(cl, formula, data, env, private = FALSE, drop_unused = FALSE) {
   if (missing(data) || !is.data.frame(data)) .arg_fail("data", "a data frame")
   if (nrow(data) == 0L) .arg_fail("data", "non-empty (it has no rows)")
   if (private && "subset" %in% names(cl))
@@ -449,7 +450,10 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                                   "are an error (remove them beforehand by a public rule, or impute them publicly)"))
   if (private) .check_recordwise_terms(stats::terms(stats::as.formula(formula), data = data), names(data))
   mf <- cl[c(1L, match(c("formula", "data", "subset", "na.action"), names(cl), 0L))]
-  mf$drop.unused.levels <- FALSE  # levels are public; dropping them would depend on the data
+  # Levels are public; dropping them would depend on the data. Only the
+  # non-private reference drops them (`drop_unused`), as lm() and rq() do: the
+  # coefficient of a level with no records is not estimable there.
+  mf$drop.unused.levels <- drop_unused
   if (private) mf$na.action <- quote(stats::na.pass)
   mf[[1L]] <- quote(stats::model.frame)
   mf <- eval(mf, env)
@@ -471,7 +475,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   if (nrow(X) == 0L) .arg_fail("data", "left with at least one complete record after 'subset' and 'na.action'")
   if (any(!is.finite(X)) || any(!is.finite(y)))
     .arg_fail("data", "free of infinite values in the model variables")
-  list(mf = mf, mt = mt, X = X, y = as.numeric(y))
+  list(mf = mf, mt = mt, X = X, y = as.numeric(y), data_names = names(data))
 }
 
 # The constants a formula names besides the data's columns (the `shift` of
@@ -532,7 +536,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     if (is.null(yb)) stop("no public bound for the response: declare bounds$.response = c(lower, upper).",
                           call. = FALSE)
     yb <- .check_bound_pair(yb, ".response")
-    cb <- .column_bounds(X, frame$mt, frame$mf, bounds)
+    cb <- .column_bounds(X, frame$mt, frame$mf, bounds)   # a missing bound is named first
+    .check_bounds_known(bounds, frame)
   }
   groups <- .exclusive_groups(X, frame$mt, frame$mf)
   maps <- .unit_maps(cb, intercept, coding, groups)
@@ -571,9 +576,13 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     return(list(lower = yb[1] - k * w, upper = yb[2] + k * w))
   }
   if (loss == "logistic") return(list(lower = rep(-10 * k, p), upper = rep(10 * k, p)))
-  lower <- ifelse(is_int, yb[1] - k * w, -(1 + k) * w)
-  upper <- ifelse(is_int, yb[2] + k * w, (1 + k) * w)
-  if (loss == "huber") { lower <- c(lower, 1e-3 * w); upper <- c(upper, (1 + k) * w) }
+  # Without an intercept the fit passes through 0, so a slope must reach the
+  # response's magnitude, not only its width: with y in [90, 130] and one
+  # covariate on [0, 1], least squares gives a slope of about 1.5 x 100.
+  s <- if (design$intercept) w else max(w, abs(yb))
+  lower <- ifelse(is_int, yb[1] - k * w, -(1 + k) * s)
+  upper <- ifelse(is_int, yb[2] + k * w, (1 + k) * s)
+  if (loss == "huber") { lower <- c(lower, 1e-3 * w); upper <- c(upper, (1 + k) * s) }
   .check_box_finite(lower, upper)
   list(lower = lower, upper = upper)
 }

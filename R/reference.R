@@ -25,7 +25,8 @@
 #' @param level Confidence level of the reported intervals.
 #' @param huber_c,huber_kappa Huber constants (as in [pgbb_control()]); like
 #'   `large_n` and `bootstrap` for the other losses, an error with another loss.
-#' @param large_n Above this many records the quantile reference uses `conquer`.
+#' @param large_n Above this many records the quantile reference uses `conquer` (for a
+#'   model with an intercept and a covariate, which conquer needs; quantreg otherwise).
 #' @param bootstrap Multiplier-bootstrap replicates of the `conquer` reference
 #'   (default 500, the paper's \eqn{B}); its intervals are the percentile ones.
 #'   `0` gives Wald intervals from the estimator's sandwich covariance
@@ -73,11 +74,12 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
     .check_positive(huber_c, "huber_c")
     .check_positive(huber_kappa, "huber_kappa")
   }
-  frame <- .pgbb_model_frame(cl, formula, data, parent.frame())
+  frame <- .pgbb_model_frame(cl, formula, data, parent.frame(), drop_unused = TRUE)
   .check_model_for_loss(frame, loss, "pgbb_reference")
   X <- frame$X; y <- frame$y
   res <- switch(loss,
-    quantile = .reference_quantile(X, y, tau, level, large_n, bootstrap),
+    quantile = .reference_quantile(X, y, tau, level, large_n, bootstrap,
+                                   intercept = attr(frame$mt, "intercept") == 1L),
     huber = .reference_huber(X, y, level, huber_c, huber_kappa),
     mean = .reference_mean(y, level),
     logistic = .reference_logistic(X, y, level))
@@ -90,13 +92,15 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
 .reference_setting_readers <- list(huber_c = "huber", huber_kappa = "huber", large_n = "quantile",
                                    bootstrap = "quantile")
 
-.reference_quantile <- function(X, y, tau, level, large_n, bootstrap = 500) {
+.reference_quantile <- function(X, y, tau, level, large_n, bootstrap = 500, intercept = TRUE) {
   p <- ncol(X)
   labs <- as.character(tau)
   coefs <- matrix(NA_real_, p, length(tau), dimnames = list(colnames(X), labs))
   ints <- array(NA_real_, c(p, 2L, length(tau)), list(colnames(X), .ci_colnames(level), labs))
   .check_count(bootstrap, "bootstrap", min = 0, max = 1e5)
-  use_conquer <- length(y) > large_n
+  # conquer always fits an intercept and needs a covariate, so a model without
+  # either goes to quantreg at any n (slower, exact).
+  use_conquer <- length(y) > large_n && intercept && ncol(X) > 1L
   if (!use_conquer && bootstrap == 0)
     .arg_fail("bootstrap", "at least 1 (0, sandwich intervals, applies to the conquer reference above 'large_n')")
   pkg <- if (use_conquer) "conquer" else "quantreg"
@@ -105,8 +109,7 @@ pgbb_reference.formula <- function(formula, data, loss = c("quantile", "huber", 
   z <- stats::qnorm(1 - (1 - level) / 2)
   for (k in seq_along(tau)) {
     if (use_conquer) {
-      has_int <- all(X[, 1L] == 1)
-      Xc <- if (has_int) X[, -1L, drop = FALSE] else X
+      Xc <- X[, -1L, drop = FALSE]
       if (bootstrap > 0) {
         # conquer's ci = "bootstrap" is its multiplier bootstrap (SM S3.3 of the paper).
         f <- conquer::conquer(Xc, y, tau = tau[k], ci = "bootstrap", alpha = 1 - level, B = bootstrap)

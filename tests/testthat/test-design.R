@@ -80,6 +80,46 @@ test_that("private terms must be record-wise with public categories", {
   expect_error(pgbb:::.check_recordwise_terms(terms(scale(y) ~ x), cols), "scale\\(y\\)")
 })
 
+test_that("an admitted function name must mean base R's function where the formula was written", {
+  cols <- c("y", "x")
+  # A user's sqrt() that centres at the data mean passes every name list, but
+  # model.frame() would call it: it mixes every record into each row.
+  sqrt <- function(v) base::sqrt(v) - mean(base::sqrt(v))
+  f <- y ~ sqrt(x)
+  expect_error(pgbb:::.check_recordwise_terms(terms(f), cols), "sqrt\\(\\), which is not R's own sqrt")
+  ifelse <- function(test, yes, no) yes - mean(yes)
+  expect_error(pgbb:::.check_recordwise_terms(terms(y ~ I(ifelse(x > 1, x, 0))), cols), "not R's own ifelse")
+  expect_error(pgbb:::.check_recordwise_terms(terms(y ~ other::log(x)), cols), "other::log\\(\\)")
+  expect_true(pgbb:::.check_recordwise_terms(terms(y ~ base::sqrt(x) + base::log(x)), cols))
+  d <- data.frame(x = runif(50, 1, 4)); d$y <- d$x + rnorm(50)
+  expect_error(pgbb(y ~ sqrt(x), d, loss = "huber", epsilon = 1, bounds = list(x = c(1, 4), .response = c(-3, 8))),
+               "not R's own sqrt")
+  rm(sqrt, ifelse)
+  g <- function() { y ~ sqrt(x) }   # written where sqrt is base's
+  expect_true(pgbb:::.check_recordwise_terms(terms(g()), cols))
+})
+
+test_that("bounds are read by name, so a repeated or unknown name is an error, not skipped", {
+  set.seed(43)
+  d <- data.frame(x = runif(80, 0, 10), z = runif(80), w = runif(80))
+  d$y <- 1 + 0.5 * d$x + rnorm(80)
+  ctl <- pgbb_control(iterations = 20, hidden = 4, draws = 50, runs = 2)
+  b <- list(x = c(0, 10), z = c(0, 1), .response = c(-5, 15))
+  fit <- function(f, bounds) pgbb(f, d, loss = "huber", epsilon = 2, bounds = bounds, control = ctl, progress = FALSE)
+  # Only the first of two 'x' entries was read (a later override was ignored).
+  expect_error(fit(y ~ x, c(b, list(x = c(0, 5)))), "'bounds'.*'x' given more than once")
+  # 'z:x' is not the column 'x:z': it was skipped and the wider product bound used.
+  expect_error(fit(y ~ x * z, c(b, list("z:x" = c(0, 1)))), "'z:x' name none .*x:z")
+  expect_error(fit(y ~ x, c(b, list(xx = c(0, 1)))), "'xx' name none")
+  # A bound for another column of the data (one list for several models), for a
+  # column or for a transformed variable is read or allowed.
+  expect_s3_class(suppressWarnings(fit(y ~ x, c(b, list(w = c(0, 1))))), "pgbb")
+  expect_s3_class(suppressWarnings(fit(y ~ x * z, c(b, list("x:z" = c(0, 10))))), "pgbb")
+  expect_s3_class(suppressWarnings(fit(y ~ log1p(x), b)), "pgbb")
+  expect_error(dp_sgld(y ~ x, d, loss = "huber", epsilon = 2, bounds = c(b, list(.response = c(0, 1)))),
+               "'.response' given more than once")
+})
+
 test_that("a new category value in one record cannot change a private fit's columns", {
   set.seed(41)
   n <- 120

@@ -269,7 +269,9 @@ source_allow_list <- list(
   allow("dp-sgld.R", "min(ess) >= min_ess", "DP-SGLD mixing check on the ESS of the released draws: post-processing"),
   allow("dp-sgld.R", "which(ess == min(ess)", "DP-SGLD mixing check on the ESS of the released draws: post-processing"),
   allow("dp-sgld.R", "min(ess), as.integer(kept)", "DP-SGLD mixing check on the ESS of the released draws: post-processing"),
-  allow("noisy-gibbs.R", "min(check)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
+  allow("noisy-gibbs.R", "min(ess)", "mixing check on the ESS of the posterior draws: post-processing of the release"),
+  allow("dp-bootstrap.R", "min(dec$sd, dec$sd_bound)", "the deconvolved sd of the released replicates (post-processing) capped at the public (b - a) / (2 sqrt n)"),
+  allow("pgbb.R", "max(w, abs(yb))", "default box from the public response bounds"),
   allow("checks.R", "!is.finite(min(x)) || !is.finite(max(x))", "input validation: an error for NA/Inf, never a privacy parameter"),
   allow("formula-adapters.R", "max(abs(yb))", "response bound B_y from the DECLARED public range bounds$.response, not from the data"),
   # -- R: the mechanism's own statistic, privatised by the mechanism --

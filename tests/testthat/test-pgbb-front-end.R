@@ -103,7 +103,7 @@ test_that("methods refuse arguments they would ignore, and fitted/residuals say 
   set.seed(1)
   fit <- pgbb(y ~ x + z, d, epsilon = 2, bounds = front_end_bounds, control = tiny_control)
   expect_error(summary(fit, se = "nid"), "summary.pgbb\\(\\): unknown argument 'se'")
-  expect_error(predict(fit, d[1:2, ], type = "response"), "unknown argument 'type'")
+  expect_error(predict(fit, d[1:2, ], se.fit = TRUE), "unknown argument 'se.fit'")
   expect_error(confint(fit, levle = 0.9), "unknown argument 'levle'")
   expect_error(coef(fit, complete = TRUE), "unknown argument 'complete'")
   expect_error(vcov(fit, 2), "unknown argument '\\(unnamed\\)'")
@@ -273,3 +273,48 @@ test_that("control settings the fit's loss does not read are named in a warning"
                       warning = function(w) { warns <<- c(warns, conditionMessage(w)); invokeRestart("muffleWarning") })
   expect_false(any(grepl("of 'control'", warns)))
 })
+
+test_that("without an intercept the default box lets a slope reach the response's magnitude", { quiet_noise({
+  set.seed(2)
+  n <- 1000
+  d <- data.frame(x = runif(n, 1, 10)); d$y <- 100 + 2 * d$x + rnorm(n)
+  b <- list(x = c(0, 10), .response = c(90, 130))
+  # The fit through 0 has slope ~16.8 (x coded on [0, 1]: 168), beyond the
+  # width-based box +-(1 + k) 40 = 120, where every draw sat at the face.
+  f <- pgbb(y ~ 0 + x, d, loss = "huber", epsilon = Inf, bounds = b, progress = FALSE,
+            control = pgbb_control(iterations = 2000, runs = 2, hidden = c(8, 8), draws = 200))
+  ref <- coef(lm(y ~ 0 + x, d))
+  # Non-private and converged: the Huber slope is within 2% of least squares here
+  # (symmetric errors; the misfit is the missing intercept, the same for both).
+  expect_equal(unname(coef(f)["x"]), unname(ref), tolerance = 0.02)
+  box <- pgbb:::.default_box("huber", list(y_bounds = c(90, 130), Z = matrix(0, 1, 1), intercept = FALSE,
+                                           maps = list(scaled = TRUE)), 2)
+  expect_equal(box$upper, c(3 * 130, 3 * 130))
+  with_int <- pgbb:::.default_box("huber", list(y_bounds = c(90, 130), Z = matrix(0, 1, 2), intercept = TRUE,
+                                                maps = list(scaled = c(FALSE, TRUE))), 2)
+  expect_equal(with_int$upper, c(130 + 80, 3 * 40, 3 * 40))
+})})
+
+test_that("predict() of a logistic fit gives log-odds by default and probabilities with type = 'response'", { quiet_noise({
+  set.seed(46)
+  n <- 600
+  d <- data.frame(x = runif(n, -1, 1)); d$b <- rbinom(n, 1, plogis(-0.5 + 1.5 * d$x))
+  f <- pgbb(b ~ x, d, loss = "logistic", epsilon = Inf, bounds = list(x = c(-1, 1)), progress = FALSE,
+            control = pgbb_control(iterations = 300, runs = 2, hidden = c(8, 8), draws = 200))
+  nd <- data.frame(x = c(-0.5, 0, 0.5))
+  link <- predict(f, nd, interval = "credible")
+  prob <- predict(f, nd, interval = "credible", type = "response")
+  # An independent computation: the probability of every draw, then its mean and
+  # sample quantiles. Up to the quantiles' interpolation, the ends are the log-odds
+  # ends mapped by plogis (quantiles commute with an increasing map).
+  eta <- cbind(1, nd$x) %*% t(f$draws[, c("(Intercept)", "x"), 1])
+  expect_equal(unname(prob[, "fit"]), unname(rowMeans(plogis(eta))), tolerance = 1e-12)
+  expect_equal(unname(prob[, "lower"]), unname(apply(plogis(eta), 1, quantile, 0.025)), tolerance = 1e-12)
+  expect_equal(unname(prob[, "upper"]), unname(apply(plogis(eta), 1, quantile, 0.975)), tolerance = 1e-12)
+  expect_equal(prob[, c("lower", "upper")], plogis(link[, c("lower", "upper")]), tolerance = 1e-3)
+  expect_true(all(prob >= 0 & prob <= 1))
+  expect_error(predict(f, nd, type = "prob"), "'type'")
+  h <- pgbb(b ~ x, d, loss = "huber", epsilon = Inf, bounds = list(x = c(-1, 1), .response = c(0, 1)),
+            progress = FALSE, control = pgbb_control(iterations = 100, runs = 2, hidden = 4, draws = 100))
+  expect_identical(predict(h, nd, type = "response"), predict(h, nd))
+})})

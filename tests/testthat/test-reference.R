@@ -134,3 +134,28 @@ test_that("a one-level reference answers coef() and confint() in the shapes of t
   expect_identical(dim(coef(r2)), c(2L, 2L))
   expect_identical(length(dim(confint(r2))), 3L)
 })
+
+test_that("the reference drops levels no record has, as lm() and rq() do", {
+  set.seed(44)
+  n <- 300
+  d <- data.frame(x = runif(n), g = factor(sample(c("a", "b"), n, TRUE), levels = c("a", "b", "c")))
+  d$y <- 1 + d$x + (d$g == "b") + rnorm(n)
+  d$b <- as.numeric(d$y > 2)
+  q <- pgbb_reference(y ~ x + g, d, loss = "quantile", tau = 0.5)
+  expect_equal(coef(q), coef(quantreg::rq(y ~ x + g, data = droplevels(d), tau = 0.5)), tolerance = 1e-8)
+  h <- pgbb_reference(y ~ x + g, d, loss = "huber")
+  expect_named(coef(h), c("(Intercept)", "x", "gb", "scale"))
+  expect_true(all(is.finite(confint(h))))
+  l <- pgbb_reference(b ~ x + g, d, loss = "logistic")
+  expect_equal(coef(l), coef(glm(b ~ x + g, binomial, droplevels(d))), tolerance = 1e-6)
+})
+
+test_that("above large_n a model conquer cannot fit (no intercept, no covariate) goes to quantreg", {
+  set.seed(45)
+  n <- 400
+  d <- data.frame(x = runif(n, 1, 2)); d$y <- 2 * d$x + rnorm(n)
+  f <- pgbb_reference(y ~ 0 + x, d, tau = 0.5, large_n = 100)
+  expect_equal(unname(coef(f)), unname(coef(quantreg::rq(y ~ 0 + x, data = d, tau = 0.5))), tolerance = 1e-8)
+  m <- pgbb_reference(y ~ 1, d, tau = 0.5, large_n = 100, bootstrap = 20)
+  expect_equal(unname(coef(m)), unname(quantile(d$y, 0.5, type = 1)), tolerance = 1e-8)
+})
