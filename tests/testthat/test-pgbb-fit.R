@@ -544,3 +544,21 @@ test_that("each level of a joint quantile generator gets the blocked bootstrap's
   expect_lt(spread_error(TRUE), 0.18)
   expect_gt(spread_error(FALSE), 0.18)
 })
+
+test_that("a budget whose noise swamps the most any data could contribute says so, from public settings", {
+  set.seed(47)
+  n <- 2000
+  d <- data.frame(x = runif(n, -1, 1)); d$y <- 1 + 2 * d$x + rnorm(n)
+  ctl <- pgbb_control(iterations = 200, hidden = c(8, 8), draws = 100)
+  fit <- function(eps) pgbb(y ~ x, d, loss = "huber", epsilon = eps, bounds = list(x = c(-1, 1), .response = c(-6, 8)),
+                            control = ctl, progress = FALSE)
+  expect_warning(f <- suppressWarnings(fit(0.01), classes = "pgbb_noise_dominates"), class = "pgbb_uninformative")
+  L <- f$ledger
+  # An independent computation of the ratio: q C sqrt(T K) / sigma.
+  expect_equal(L$signal_to_noise, L$rate * L$clip * sqrt(L$iterations * L$mc) / L$sigma)
+  expect_lt(L$signal_to_noise, 1)
+  g <- withCallingHandlers(fit(1), pgbb_uninformative = function(w) stop("warned at epsilon = 1"),
+                           warning = function(w) invokeRestart("muffleWarning"))
+  expect_gt(g$ledger$signal_to_noise, 1)
+  expect_true(is.na(suppressWarnings(fit(Inf))$ledger$signal_to_noise))
+})
