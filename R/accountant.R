@@ -94,8 +94,8 @@
 #' * `"worst-case"`: ignores the Dirichlet law and uses the deterministic weight
 #'   \eqn{\bar{w} = 1/n_S} (the comparison of Remark 2.2).
 #' * `"plain"`: the replace-one Poisson-subsampled Gaussian with per-record sensitivity `clip`
-#'   and weight 1 (Birrell et al.'s bound, used for the DP-SGLD baseline); `n`, `blocks`,
-#'   `gamma` and `alpha` are ignored.
+#'   and weight 1 (Birrell et al.'s bound, used for the DP-SGLD baseline); it reads no
+#'   `n`, `blocks`, `gamma` or `alpha`, and giving them is an error.
 #'
 #' The block size is \eqn{n_S = \lfloor n / S \rfloor}, the smallest block when `blocks` does
 #' not divide `n`; the bound increases with the weight, so this is conservative.

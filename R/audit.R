@@ -16,7 +16,9 @@
 #'
 #' @param mechanism A function of one argument (a data set) returning the released
 #'   output (anything `statistic` accepts). It must draw its randomness from R's
-#'   generator (all pgbb functions do).
+#'   generator: pgbb's functions do so only under `options(pgbb.seeded_noise = TRUE)`
+#'   (their default noise comes from the operating system's entropy, which no seed
+#'   reproduces).
 #' @param data,data_prime Two neighbouring data sets (for replace-one adjacency:
 #'   same size, one record changed, e.g. a canary moved to a public bound).
 #' @param runs Number of runs on each data set (split into two halves).

@@ -75,7 +75,8 @@
 #' @param clip Per-record gradient bound \eqn{C} (one number, used at every level);
 #'   default: the loss's public bound (see 'Privacy').
 #' @param ... For the matrix method, the arguments of the formula method. For
-#'   the formula method, `subset` and `na.action` (passed to [stats::model.frame()]) and loss
+#'   the formula method, `subset` and `na.action` (passed to [stats::model.frame()] for a
+#'   non-private chain, `epsilon = Inf`; a private fit refuses them, since its n is public) and loss
 #'   settings: `huber_c` (1.345), `huber_kappa` (0.71), `bandwidth` (quantile smoothing
 #'   bandwidth, 0.1), `scale` (known sd of the mean model, 1), `conversion`
 #'   (`"asoodeh"` or `"mironov"`), `orders` (Renyi orders, `2:256`).

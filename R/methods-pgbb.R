@@ -57,7 +57,9 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @param ... Unused.
 #' @return An object of class `summary.pgbb`: a list of coefficient tables, one
 #'   per quantile level, with columns `estimate`, `sd`, `lower`, `upper` and,
-#'   for a fit of several runs, `within` (the mean within-run sd), `between`
+#'   for a fit of several runs, `within` (the within-run sd: the mean over the runs,
+#'   or, for runs on one shared partition, the sd of their averaged deviation from
+#'   their means, in which each run's own noise spread is divided by the runs), `between`
 #'   (the sd of the run means) and `total` (\eqn{\sqrt{W + B/R}}); use
 #'   `as.data.frame()` for one long table with columns
 #'   `method, term, tau, estimate, sd, lower, upper` (and those three), the

@@ -334,14 +334,14 @@
 #' d$y <- 1 + 0.3 * d$x + rt(2000, df = 3)
 #' fit <- pgbb(y ~ x, d, loss = "huber", epsilon = 2,
 #'             bounds = list(x = c(0, 10), .response = c(-20, 25)),
-#'             control = pgbb_control(iterations = 300, hidden = c(32, 32), draws = 500))
+#'             control = pgbb_control(draws = 500))
 #' fit
 #' confint(fit)
 #' # The same model from a covariate matrix: bounds name its columns.
 #' X <- cbind(x = d$x)
 #' pgbb(X, d$y, loss = "huber", epsilon = 2,
 #'      bounds = list(x = c(0, 10), .response = c(-20, 25)),
-#'      control = pgbb_control(iterations = 300, hidden = c(32, 32), draws = 500))
+#'      control = pgbb_control(draws = 500))
 #' @export
 pgbb <- function(x, ...) UseMethod("pgbb")
 

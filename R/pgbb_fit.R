@@ -93,7 +93,8 @@
 #' @param blocks Number of blocks `S`.
 #' @param gamma Dirichlet concentration of the block weights; default
 #'   [gamma_star()]`(n, blocks)`.
-#' @param rate Poisson subsampling rate `q` in (0, 1].
+#' @param rate Poisson subsampling rate `q`: in (0, 1) for a private fit (the
+#'   accountant's amplification needs q < 1), in (0, 1] with `sigma = 0`.
 #' @param iterations Number of training iterations `T` in all: each of the
 #'   `runs` trainings takes `floor(T / runs)` of them, so the privacy cost and the
 #'   compute do not depend on `runs`.
@@ -154,8 +155,9 @@
 #'   times it over the `iterations`: `"cosine"` (default here, the paper's,
 #'   SM S3.2) or `"harmonic"`, \eqn{\eta_t = \eta / (1 + (1/f - 1) t / (T - 1))},
 #'   a Robbins-Monro-like decay that keeps the wandering of the noisy
-#'   iterates near the error of the estimate (the default of [pgbb_control()];
-#'   see [pgbb()], 'Noise-aware intervals'). Post-processing: no privacy cost.
+#'   iterates near the error of the estimate (measured in [pgbb()], 'Noise-aware
+#'   intervals'; [pgbb_control()]'s default stays the cosine). Post-processing: no
+#'   privacy cost.
 #' @param warmup Fraction of the iterations that update only the output bias.
 #' @param tau_basis Level features of a joint generator \eqn{G(u, \tau)}: `"grid"`
 #'   (default) adds to \eqn{(\tau, \Phi^{-1}(\tau))} one hat function per level of
@@ -214,7 +216,7 @@
 #'   the same block weights, for diagnostics of the run-to-run spread (and for
 #'   [pgbb()], which pools them again in the original units). Default `FALSE`.
 #' @param progress Show a progress bar.
-#' @return An object of class `pgbb_fit`: a list with `coefficients` names,
+#' @return An object of class `pgbb_fit`: a list with `coefnames` (the parameter names),
 #'   `draws` (a `draws` x `d` matrix, or a `draws` x `d` x `length(tau)` array
 #'   for a grid of levels), `ledger` (the privacy ledger: `epsilon`, `delta`,
 #'   `sigma`, `accountant`, `conversion`, `order`, `iterations`, `mc`, `rate`,

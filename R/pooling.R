@@ -154,7 +154,8 @@
 }
 
 # Within, between and total variability per parameter and level, from the run
-# moments: `within` the mean within-run sd, `between` the sd of the run means,
+# moments: `within` the within-run sd (of the shared deviation for runs on one
+# partition, .run_moments()), `between` the sd of the run means,
 # `total` sqrt(W + B / R) (the sd of the pooled centre plus the sampling
 # spread), `df` the Satterthwaite degrees of freedom and `noise_share` the
 # share of the total variance that is the pooled noise error B / R.

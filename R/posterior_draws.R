@@ -14,8 +14,10 @@
 #' @param ... Unused.
 #' @return A matrix with `n` rows and one column per parameter; for several
 #'   levels, an array `n` x parameters x levels. For a fit of several
-#'   independent runs a draw is a noise-aware pooled draw: one run's draw at
-#'   fresh weights, recentred at the mean of the run means, plus a draw of the
+#'   independent runs a draw is a noise-aware pooled draw: the mean of the run
+#'   means, plus the deviation at fresh weights (for runs on one shared partition,
+#'   the average of every run's deviation at the same weights, scaled to a t on the
+#'   partition's degrees of freedom; otherwise one run's), plus a draw of the
 #'   pooled centre's noise error (see [pgbb()], 'Noise-aware intervals').
 #' @examples
 #' set.seed(1)

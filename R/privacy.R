@@ -25,7 +25,8 @@
 #'     (CR-SS with propose-test-release), reported also as \eqn{(\epsilon, \delta)}.}
 #'   \item{Baselines}{Each baseline reports its own ledger, calibrated by the
 #'     same machinery (Renyi accounting for DP-SGLD, the Gaussian mechanism for
-#'     NoisyGibbs, Gaussian DP for DP-Bootstrap).}
+#'     NoisyGibbs, Renyi accounting at the given number of replicates for
+#'     DP-Bootstrap, or with `calibration = "asymptotic"` the paper's Gaussian-DP limit).}
 #'   \item{Non-private references}{[bayesian_bootstrap()], [blocked_bootstrap()]
 #'     and the non-private reference fits are **not private**; they exist for
 #'     validation and must not be published from confidential data.}

@@ -246,8 +246,9 @@
 #' interval is built on: pooled PGBB draws carry the t reference's tails, so their
 #' variance exceeds `total^2 = W + B/R` by about `df / (df - 2)`, and DP-Bootstrap's
 #' replicates carry the output noise that its interval deconvolves or adds
-#' separately; `std.error` of `tidy()` and `sd`/`total` of `as.data.frame()` are the
-#' intervals' own scale. For a one-training PGBB fit (`runs = 1`), `confint()` and
+#' separately; `std.error` of `tidy()` and `total` of `as.data.frame()` are the
+#' intervals' own scale (`sd` is the draws' sd, which for pooled runs has the t
+#' tails' variance and, at 2 or fewer degrees of freedom, none). For a one-training PGBB fit (`runs = 1`), `confint()` and
 #' `tidy()` warn that the intervals leave out the error of the privacy noise.
 #' `as.data.frame()` returns one row
 #' per term and level with columns `method`, `term`, `tau` (`NA` without
