@@ -174,7 +174,10 @@
 #'   three hidden layers of 256 (`hidden = c(256, 256, 256)`, SM S3.2) and
 #'   fresh partitions.
 #'   Arguments given explicitly still win. Its intervals leave the training
-#'   noise out (the print says so); use it to reproduce the paper's tables.
+#'   noise out (the print says so); use it to reproduce the paper's tables. These
+#'   are SM S3.2's simulation settings: the real-data joint quantile fits of SM S3.3
+#'   also need `blocks = 5, rate = 0.01, mc = 5, learning_rate = 1e-3`, which the
+#'   reproduction scripts give (`inst/scripts/quantile-app.R`).
 #' @param threads Threads for the training (the runs side by side, then the
 #'   subset pass), as in [pgbb_fit()]:
 #'   `NULL` (default) for `getOption("pgbb.threads", 1)`. Every value gives the
