@@ -38,7 +38,27 @@
 #'     `bounds = c(a, b)`, sensitivity \eqn{(b - a)/n}. The distribution of the
 #'     non-private bootstrap mean is recovered from the noisy replicates by
 #'     deconvolving the known Gaussian noise (Efron's log-polynomial g-modelling on a
-#'     grid), and the interval is its equal-tailed quantile interval.}
+#'     grid). The paper's interval is its equal-tailed quantile interval
+#'     (`interval = "percentile"`). It leaves out the error of the released estimate's
+#'     own noise and of the deconvolution, and near a bound it misses: for
+#'     Bernoulli(0.02) data, \eqn{n = 1000}, \eqn{\epsilon = 0.5}, it covered the
+#'     truth in 38 of 60 data sets and held its own estimate in 44. The default
+#'     `interval = "normal"` is
+#'     \eqn{\bar v \pm z_{1-\alpha/2}\sqrt{\hat\sigma_n^2 + \sigma_e^2/B}}, cut to
+#'     \eqn{[a, b]}: \eqn{\bar v} the mean of the replicates (the reported estimate),
+#'     \eqn{\sigma_e^2/B} the variance of its noise, and \eqn{\hat\sigma_n} the
+#'     deconvolved sd, capped at the public bound \eqn{(b - a)/(2\sqrt n)} on the sd of
+#'     the mean of any data in \eqn{[a, b]} (Popoviciu's inequality). The deconvolved sd
+#'     is too large when the noise dominates (the problem is ill-posed there and the
+#'     penalty flattens the density), which the cap limits. Measured on the same
+#'     releases as the percentile interval (Bernoulli(0.02, 0.1, 0.5) and
+#'     Exponential(1) data, \eqn{n} = 1,000 and 10,000, \eqn{\epsilon} = 0.5, 1, 4;
+#'     60 data sets each; `inst/scripts/dpb-mean-interval.R`,
+#'     `inst/extdata/dpb-rerun/mean-interval.csv`): coverage 0.87-1.00 against
+#'     0.63-1.00, widths 0.36-1.11 times the percentile interval's (narrower wherever
+#'     the noise dominates). Its lowest coverages, 0.87-0.92 on Bernoulli(0.5) data at
+#'     \eqn{\epsilon \le 1}, are the data sets' own: there the non-private mean fell
+#'     outside its exact 95% interval in 8-12% of them.}
 #' }
 #'
 #' @section Formula interface:
@@ -110,6 +130,9 @@
 #' @param tol Certified optimisation tolerance of `"ridge_huber"` (default 1e-8).
 #'   `lambda`, `huber_c`, `huber_kappa` and `tol` are errors with `"mean"`, and
 #'   `deconvolution` with `"ridge_huber"`.
+#' @param interval The interval of `"mean"`: `"normal"` (default) or
+#'   `"percentile"` (the paper's Algorithm 3); see 'Methods'. An error with
+#'   `"ridge_huber"`.
 #' @param deconvolution Settings of the deconvolution of `"mean"`: a list with
 #'   `c0` (penalty weight, default 0.01), `degree` (degree of the log-polynomial
 #'   density, default 5) and `grid` (number of grid points, default 300).
@@ -136,7 +159,7 @@ dp_bootstrap <- function(x, ...) UseMethod("dp_bootstrap")
 
 # The settings that only one of DP-Bootstrap's losses reads.
 .dpb_setting_readers <- list(lambda = "ridge_huber", huber_c = "ridge_huber", huber_kappa = "ridge_huber",
-                             tol = "ridge_huber", deconvolution = "mean")
+                             tol = "ridge_huber", deconvolution = "mean", interval = "mean")
 
 #' @rdname dp_bootstrap
 #' @export
@@ -144,7 +167,8 @@ dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), e
                                  B = NULL, lambda = NULL, huber_c = 1.345, huber_kappa = 0.71,
                                  level = 0.95, tol = 1e-8,
                                  deconvolution = list(c0 = 0.01, degree = 5, grid = 300),
-                                 calibration = c("rdp", "asymptotic"), method = NULL, ...) {
+                                 interval = c("normal", "percentile"), calibration = c("rdp", "asymptotic"),
+                                 method = NULL, ...) {
   cl <- match.call()
   .check_no_dots("dp_bootstrap", ...)
   loss <- .dpb_loss(loss, method, missing(loss))
@@ -156,13 +180,14 @@ dp_bootstrap.default <- function(x, y = NULL, loss = c("ridge_huber", "mean"), e
   if (is.null(B)) B <- if (loss == "mean") 1000 else 20
   .check_count(B, "B", min = 2, max = 1e6)
   calibration <- .match_arg(calibration, c("rdp", "asymptotic"))
+  interval <- .match_arg(interval, c("normal", "percentile"))
   .refuse_unread_settings(names(cl)[-1L], loss, "dp_bootstrap", .dpb_setting_readers)
   budget <- list(epsilon = epsilon, delta = delta, mu = gdp_mu(epsilon, delta), calibration = calibration)
   fit <- if (loss == "ridge_huber") {
     .dpb_huber(x, y, budget, bounds, B, lambda, huber_c, huber_kappa, level, tol)
   } else {
     if (!is.null(y)) .arg_fail("y", "NULL for method \"mean\"")
-    .dpb_mean(x, budget, bounds, B, level, .dpb_deconv_control(deconvolution))
+    .dpb_mean(x, budget, bounds, B, level, .dpb_deconv_control(deconvolution), interval)
   }
   fit$call <- .release_call(cl, "dp_bootstrap")
   fit
@@ -251,7 +276,9 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   hi
 }
 
-.dpb_ledger <- function(method, budget, sens, sigma_e, B, n) {
+# `dim`: the dimension of one replicate (p + 1 for ridge Huber, 1 for the mean);
+# the ledger's release row is B replicates of it.
+.dpb_ledger <- function(method, budget, sens, sigma_e, B, n, dim) {
   if (budget$calibration == "asymptotic") {
     mu <- budget$mu
     calibration <- sprintf("Gaussian DP: sigma_e = sqrt((2 - 2/e) B) Delta / mu, B = %d, mu = gdp_mu(epsilon, delta)", B)
@@ -274,7 +301,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   list(method = "DP-Bootstrap", epsilon = achieved, delta = budget$delta, mu = mu,
        calibration = calibration, neighbouring = "replace-one", guarantee = guarantee,
        noise_scale = c(replicate = sigma_e), sensitivity = c(estimator = sens), split = c(all = 1),
-       releases = data.frame(release = sprintf("%d replicates (%s)", B, method), dimension = B,
+       releases = data.frame(release = sprintf("%d replicates (%s)", B, method), dimension = dim,
                              sensitivity = sens, epsilon = achieved, delta = budget$delta, noise_sd = sigma_e,
                              exact_delta = exact_delta))
 }
@@ -341,7 +368,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
                          sigma_e, sens, .rng_seed())
   colnames(draws) <- c(xnames, "scale")
   iv <- .dpb_huber_interval(draws, sd_out, level)
-  ledger <- .dpb_ledger("ridge Huber", budget, sens, sigma_e, B, n)
+  ledger <- .dpb_ledger("ridge Huber", budget, sens, sigma_e, B, n, p + 1L)
   ledger$released_sd <- c(replicate = sd_out)
   ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 2), ridge Huber regression, n = %d, p = %d, B = %d, lambda = %s",
@@ -365,7 +392,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   ctrl
 }
 
-.dpb_mean <- function(x, budget, bounds, B, level, ctrl) {
+.dpb_mean <- function(x, budget, bounds, B, level, ctrl, interval = "normal") {
   x <- .ng_data_vector(x)
   n <- length(x)
   if (is.list(bounds)) bounds <- unlist(bounds)
@@ -382,15 +409,19 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   draws <- cbind(mean = v)
   dec <- .deconvolve_gaussian(v, sd_out, ab, grid_size = as.integer(ctrl$grid),
                               degree = as.integer(ctrl$degree), c0 = ctrl$c0)
-  iv <- .deconv_interval(dec, level)
-  ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n)
+  dec$interval <- interval
+  dec$mean_noise_sd <- sd_out / sqrt(B)
+  dec$sd_bound <- diff(ab) / (2 * sqrt(n))
+  dec$bounds <- ab
+  iv <- .dpb_mean_interval(mean(v), dec, level)
+  ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n, 1L)
   ledger$released_sd <- c(replicate = sd_out)
   ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
   title <- sprintf("DP-Bootstrap (Wang et al. 2025, Algorithm 3), deconvolved mean, n = %d, B = %d, bounds [%s, %s]",
                    n, B, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title,
                          interval = matrix(iv, 1L, 2L, dimnames = list("mean", NULL)), level = level,
-                         estimate = c(mean = mean(v)), se = c(mean = dec$sd),
+                         estimate = c(mean = mean(v)), se = c(mean = .dpb_mean_se(dec)),
                          details = list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sd_out,
                                         deconvolution = dec))
 }
@@ -465,6 +496,25 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   .deconv_quantile(dec, c(a, 1 - a))
 }
 
+# The sd of the released mean of "mean" (?dp_bootstrap, 'Methods'): the sampling
+# sd, deconvolved but never above the public bound (b - a) / (2 sqrt n) that every
+# data set in [a, b] obeys, and the sd of the average of the B replicates' noise.
+# A percentile fit (the paper's, and every fit saved before the choice existed)
+# reports the deconvolved sd.
+.dpb_mean_se <- function(dec) {
+  if (!identical(dec$interval, "normal")) return(dec$sd)
+  sqrt(min(dec$sd, dec$sd_bound)^2 + dec$mean_noise_sd^2)
+}
+
+# The interval of "mean" at `level` about the released estimate `est`: normal
+# with the sd above, cut to the public range (every mean lies in it); or the
+# paper's percentile interval of the deconvolved distribution.
+.dpb_mean_interval <- function(est, dec, level) {
+  if (!identical(dec$interval, "normal")) return(.deconv_interval(dec, level))
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  pmin(pmax(est + c(-1, 1) * z * .dpb_mean_se(dec), dec$bounds[1L]), dec$bounds[2L])
+}
+
 #' @rdname dp_bootstrap
 #' @param object A `dp_bootstrap` fit.
 #' @param parm Parameters (names or column numbers); all by default.
@@ -476,7 +526,7 @@ confint.dp_bootstrap <- function(object, parm, level = NULL, ...) {
   .check_open_unit(level, "level")
   terms <- .pp_terms(object, if (missing(parm)) NULL else parm)
   if (identical(object$details$method, "mean")) {
-    out <- matrix(.deconv_interval(object$details$deconvolution, level), 1L, 2L)
+    out <- matrix(.dpb_mean_interval(unname(object$estimate), object$details$deconvolution, level), 1L, 2L)
     rownames(out) <- "mean"
   } else {
     out <- .dpb_huber_interval(object$draws, object$details$sigma_e, level)$interval

@@ -264,7 +264,7 @@ if ("expfam" %in% parts) {
       noisy_gibbs(x, loss = "exponential", epsilon = g$eps, delta = delta, bounds = ab)
     ng_draws <- if (gauss) ng$draws[, 1] else ng$draws[, grep("mean", colnames(ng$draws))[1]]
     db <- dp_bootstrap(x, loss = "mean", epsilon = g$eps, delta = delta, bounds = ab,
-                       calibration = "asymptotic")  # the paper's calibration
+                       calibration = "asymptotic", interval = "percentile")  # the paper's calibration and interval
     # DP-SGLD on the clipped Gaussian log likelihood (known sd 0.5, score clipped
     # at C = 8; SM S3.2: T = 40k, half burn-in, no thinning; q = 0.2 as for PGBB).
     # The package's DP-SGLD has no exponential log likelihood, so the Exponential
