@@ -508,7 +508,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   flat <- cols[vapply(cols, function(j) { v <- X[, j]; all(v == v[1L]) }, logical(1))]
   if (length(flat))
     warning(sprintf(paste0(
-      "the column(s) %s take one value in the data: with the intercept their coefficients are not ",
+      "the column(s) %s take one value in the data (after clipping to their bounds): with the intercept their ",
+      "coefficients are not ",
       "identified, and their estimates and intervals mean nothing (lm() would report NA). Drop them, or fit ",
       "without the intercept. (This check reads the confidential data; it is shown to you and not stored.)"),
       paste(sprintf("'%s'", colnames(X)[flat]), collapse = ", ")), call. = FALSE)
@@ -523,7 +524,6 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   intercept <- attr(frame$mt, "intercept") == 1L
   if (loss == "logistic" && !all(y %in% c(0, 1)))
     .arg_fail("formula", "a 0/1 response for loss = \"logistic\"")
-  if (intercept) .warn_constant_columns(X)
   if (length(bounds) == 0L && !private) {
     r <- .data_ranges(X, y, loss)
     cb <- r$cb
@@ -542,6 +542,9 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   groups <- .exclusive_groups(X, frame$mt, frame$mf)
   maps <- .unit_maps(cb, intercept, coding, groups)
   sc <- .scale_to_unit(X, cb, maps)
+  # On the clipped design: a column whose every value lies beyond one bound is
+  # constant after clipping, as unidentified as a constant column.
+  if (intercept) .warn_constant_columns(sc$Z)
   y_clipped <- sum(y < yb[1] | y > yb[2])
   y <- pmin(pmax(y, yb[1]), yb[2])
   list(Z = sc$Z, y = y, cb = cb, maps = maps, y_bounds = yb, clipped = c(sc$clipped, .response = y_clipped),

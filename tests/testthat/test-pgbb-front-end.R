@@ -255,6 +255,12 @@ test_that("a column aliased with the intercept is named in a warning", {
   expect_warning(quiet_noise(pgbb(X, y, epsilon = 5, bounds = b, control = ctl)), "'one' take one value")
   expect_no_warning(quiet_noise(pgbb(X, y, epsilon = 5, bounds = b, control = ctl, intercept = FALSE)))
   expect_no_warning(quiet_noise(pgbb(X[, "x", drop = FALSE], y, epsilon = 5, bounds = b[-1], control = ctl)))
+  # A column every value of which lies above its declared bound is constant once
+  # clipped: the same non-identification, which only the clip count hinted at.
+  Z <- cbind(x = x, w = runif(300, 20, 30))
+  bz <- list(x = c(0, 10), w = c(0, 10), .response = c(-5, 12))
+  expect_warning(suppressMessages(quiet_noise(pgbb(Z, y, epsilon = 5, bounds = bz, control = ctl))),
+                 "'w' take one value in the data \\(after clipping")
 })
 
 test_that("control settings the fit's loss does not read are named in a warning", {
