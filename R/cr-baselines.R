@@ -192,9 +192,9 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 # that unlikely; with fewer blocks (the cap at n/2 at a small n or budget, or a
 # user's `blocks`) the search stops early at a radius close to arbitrary.
 # Measured (20 data sets each, uniform on [-1, 1], mean): n = 200 at mu = 0.1
-# and 0.3 (blocks capped at 100 against 10 log(n)/eps = 1,300 and 450) covered
-# 0.10 and 0.50 with widths 0.09 and 0.15, while the centre's own noise has sd 0.35
-# and 0.12. The baseline is kept as its paper defines it, and says so.
+# and 0.3 (blocks capped at 100 against 10 log(n)/eps = 940 and 313) covered
+# 0.10 and 0.50 with widths 0.09 and 0.15, while the centre's own noise has sd 0.25
+# and 0.084. The baseline is kept as its paper defines it, and says so.
 .blb_warn_few_blocks <- function(s, n, eps) {
   rule <- ceiling(10 * log(n) / eps)
   if (s >= rule) return(invisible(FALSE))

@@ -110,7 +110,7 @@ test_that("BLBQuant warns when its blocks are fewer than its radius search needs
   withr::local_options(pgbb.seeded_noise = TRUE)
   set.seed(3)
   x <- runif(200, -1, 1)
-  # n = 200 at mu = 0.1: the rule asks for ~1,300 blocks, the cap allows 100, and
+  # n = 200 at mu = 0.1: the rule asks for 940 blocks, the cap allows 100, and
   # over 20 data sets the intervals covered the mean in 2 (.blb_warn_few_blocks()).
   expect_warning(f <- cr_blbquant(x, "mean", mu = 0.1, bounds = c(-1, 1), B = 10),
                  class = "pgbb_unreliable_interval")
