@@ -186,6 +186,10 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   obj
 }
 
+# Chadha et al.'s block count for BLBQuant's search at budget eps (the default
+# `blocks`, and the count below which the search is unreliable).
+.blb_blocks_rule <- function(n, eps) ceiling(10 * log(n) / eps)
+
 # AboveThreshold compares a count out of s blocks with s/2 under Laplace noise
 # of scale 4/eps at each of up to 2n grid radii, so it stops at the first radius
 # where the noise alone reaches about s/2. Chadha et al.'s s = 10 log(n)/eps keeps
@@ -196,15 +200,15 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 # 0.10 and 0.50 with widths 0.09 and 0.15, while the centre's own noise has sd 0.25
 # and 0.084. The baseline is kept as its paper defines it, and says so.
 .blb_warn_few_blocks <- function(s, n, eps) {
-  rule <- ceiling(10 * log(n) / eps)
+  rule <- .blb_blocks_rule(n, eps)
   if (s >= rule) return(invisible(FALSE))
-  warning(structure(class = c("pgbb_unreliable_interval", "warning", "condition"), list(
-    message = sprintf(paste0("cr_blbquant(): %d blocks, fewer than the %.0f (10 log(n) / epsilon) its radius search ",
-                             "needs at this budget: the AboveThreshold noise (scale %.3g) is comparable to its ",
-                             "threshold (%g), so the search stops at a nearly arbitrary radius and the interval ",
-                             "may miss badly. A larger 'mu' or more records help."),
-                      as.integer(s), rule, 4 / eps, s / 2),
-    call = NULL)))
+  warning(warningCondition(
+    sprintf(paste0("cr_blbquant(): %d blocks, fewer than the %.0f (10 log(n) / epsilon) its radius search ",
+                   "needs at this budget: the AboveThreshold noise (scale %.3g) is comparable to its ",
+                   "threshold (%g), so the search stops at a nearly arbitrary radius and the interval ",
+                   "may miss badly. A larger 'mu' or more records help."),
+            as.integer(s), rule, 4 / eps, s / 2),
+    class = "pgbb_unreliable_interval"))
   invisible(TRUE)
 }
 
@@ -264,7 +268,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
     .arg_fail("mu", "a budget whose pure-DP equivalent is a positive finite number (BLBQuant is pure-DP)")
   if (!(eps_i > 0) || .pure_dp_to_gdp(eps_i) > mu / sqrt(2))
     stop("internal error: the pure-DP budget does not fit the GDP budget.", call. = FALSE)
-  s <- if (is.null(blocks)) as.integer(min(floor(n / 2), max(2, ceiling(10 * log(n) / eps_i)))) else
+  s <- if (is.null(blocks)) as.integer(min(floor(n / 2), max(2, .blb_blocks_rule(n, eps_i)))) else
     .check_count(blocks, "blocks", min = 2, max = floor(n / 2))
   .check_memory(as.numeric(s) * B, "blocks * B")   # the bootstrap roots of every block
   step <- grid_step %||% (sp$diameter / (2 * n))

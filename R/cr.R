@@ -202,11 +202,11 @@
     realised = sprintf(" With replacement the radius noise is scaled by the realised multiplicity %d; mode = \"wor\" avoids that.",
                        plan$kappa),
     "")
-  warning(structure(class = c("pgbb_radius_noise", "warning", "condition"), list(
-    message = sprintf(paste0(
+  warning(warningCondition(
+    sprintf(paste0(
       "%s(): the radius noise (sd %.3g) is more than a third of the released radius (%.3g), so the region's coverage can be ",
       "far below its nominal level.%s A larger 'mu' or more records also help."), fun, sd, q_tilde, hint),
-    call = NULL)))
+    class = "pgbb_radius_noise"))
   invisible(TRUE)
 }
 

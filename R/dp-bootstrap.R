@@ -409,11 +409,9 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   draws <- cbind(mean = v)
   dec <- .deconvolve_gaussian(v, sd_out, ab, grid_size = as.integer(ctrl$grid),
                               degree = as.integer(ctrl$degree), c0 = ctrl$c0)
-  dec$interval <- interval
-  dec$mean_noise_sd <- sd_out / sqrt(B)
-  dec$sd_bound <- diff(ab) / (2 * sqrt(n))
-  dec$bounds <- ab
-  iv <- .dpb_mean_interval(mean(v), dec, level)
+  details <- list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sd_out, deconvolution = dec,
+                  interval = interval)
+  iv <- .dpb_mean_interval(mean(v), details, level)
   ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n, 1L)
   ledger$released_sd <- c(replicate = sd_out)
   ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
@@ -421,9 +419,8 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
                    n, B, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title,
                          interval = matrix(iv, 1L, 2L, dimnames = list("mean", NULL)), level = level,
-                         estimate = c(mean = mean(v)), se = c(mean = .dpb_mean_se(dec)),
-                         details = list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sd_out,
-                                        deconvolution = dec))
+                         estimate = c(mean = mean(v)), se = c(mean = .dpb_mean_se(details)),
+                         details = details)
 }
 
 # Deconvolution of N(0, sigma^2) noise from v_1..v_B (Efron 2016 g-modelling): the
@@ -496,23 +493,26 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
   .deconv_quantile(dec, c(a, 1 - a))
 }
 
-# The sd of the released mean of "mean" (?dp_bootstrap, 'Methods'): the sampling
-# sd, deconvolved but never above the public bound (b - a) / (2 sqrt n) that every
-# data set in [a, b] obeys, and the sd of the average of the B replicates' noise.
-# A percentile fit (the paper's, and every fit saved before the choice existed)
-# reports the deconvolved sd.
-.dpb_mean_se <- function(dec) {
-  if (!identical(dec$interval, "normal")) return(dec$sd)
-  sqrt(min(dec$sd, dec$sd_bound)^2 + dec$mean_noise_sd^2)
+# The sd of the released mean of "mean" (?dp_bootstrap, 'Methods'), from the
+# fit's `details`: the sampling sd, deconvolved but never above the public bound
+# (b - a) / (2 sqrt n) that every data set in [a, b] obeys, and the sd
+# sigma_e / sqrt(B) of the average of the B replicates' noise. A percentile fit
+# (the paper's, and every fit saved before the choice existed) reports the
+# deconvolved sd.
+.dpb_mean_se <- function(details) {
+  dec_sd <- details$deconvolution$sd
+  if (!identical(details$interval, "normal")) return(dec_sd)
+  sd_bound <- diff(details$bounds) / (2 * sqrt(details$n))
+  sqrt(min(dec_sd, sd_bound)^2 + details$sigma_e^2 / details$B)
 }
 
 # The interval of "mean" at `level` about the released estimate `est`: normal
 # with the sd above, cut to the public range (every mean lies in it); or the
 # paper's percentile interval of the deconvolved distribution.
-.dpb_mean_interval <- function(est, dec, level) {
-  if (!identical(dec$interval, "normal")) return(.deconv_interval(dec, level))
+.dpb_mean_interval <- function(est, details, level) {
+  if (!identical(details$interval, "normal")) return(.deconv_interval(details$deconvolution, level))
   z <- stats::qnorm(1 - (1 - level) / 2)
-  pmin(pmax(est + c(-1, 1) * z * .dpb_mean_se(dec), dec$bounds[1L]), dec$bounds[2L])
+  pmin(pmax(est + c(-1, 1) * z * .dpb_mean_se(details), details$bounds[1L]), details$bounds[2L])
 }
 
 #' @rdname dp_bootstrap
@@ -526,7 +526,7 @@ confint.dp_bootstrap <- function(object, parm, level = NULL, ...) {
   .check_open_unit(level, "level")
   terms <- .pp_terms(object, if (missing(parm)) NULL else parm)
   if (identical(object$details$method, "mean")) {
-    out <- matrix(.dpb_mean_interval(unname(object$estimate), object$details$deconvolution, level), 1L, 2L)
+    out <- matrix(.dpb_mean_interval(unname(object$estimate), object$details, level), 1L, 2L)
     rownames(out) <- "mean"
   } else {
     out <- .dpb_huber_interval(object$draws, object$details$sigma_e, level)$interval

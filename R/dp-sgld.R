@@ -294,12 +294,12 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   k <- which(ess == min(ess), arr.ind = TRUE)[1L, ]
   lab <- rownames(ess)[k[1L]]
   if (ncol(ess) > 1L) lab <- sprintf("%s (tau = %s)", lab, colnames(ess)[k[2L]])
-  warning(structure(class = c("pgbb_low_ess", "warning", "condition"), list(
-    message = sprintf(paste0("dp_sgld(): the chain has not mixed: only %.0f effective draws (of %d kept) for %s; ",
-                             "its intervals are too narrow and may miss. More iterations, a larger 'rate', or a ",
-                             "response in units whose public range is of order 1 to 20 help."),
-                      min(ess), as.integer(kept), lab),
-    call = NULL)))
+  warning(warningCondition(
+    sprintf(paste0("dp_sgld(): the chain has not mixed: only %.0f effective draws (of %d kept) for %s; ",
+                   "its intervals are too narrow and may miss. More iterations, a larger 'rate', or a ",
+                   "response in units whose public range is of order 1 to 20 help."),
+            min(ess), as.integer(kept), lab),
+    class = "pgbb_low_ess"))
   invisible(TRUE)
 }
 

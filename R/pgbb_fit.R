@@ -476,15 +476,15 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
 .warn_uninformative <- function(ledger, limit = 1) {
   r <- ledger$signal_to_noise
   if (is.null(r) || is.na(r) || r >= limit) return(invisible(FALSE))
-  warning(structure(class = c("pgbb_uninformative", "warning", "condition"), list(
-    message = sprintf(paste0(
+  warning(warningCondition(
+    sprintf(paste0(
       "at this budget the privacy noise swamps any signal: over one training of %s iterations the noise on the ",
       "gradient (sd sigma sqrt(T / K)) is %.3g times the most the data could contribute (q C T), so the fit ",
       "reflects the generator's starting point and the noise, not the data. Its intervals may miss the truth ",
       "even where they are wide. A larger 'epsilon' or more records are needed (the ratio is in ",
       "$ledger$signal_to_noise; at least 1 is needed, and much more for useful intervals)."),
       format(ledger$iterations), 1 / r),
-    call = NULL)))
+    class = "pgbb_uninformative"))
   invisible(TRUE)
 }
 

@@ -209,7 +209,6 @@
                         "(a direction the optimiser has not converged along) is not in them. %s would ",
                         "narrow them."),
                  paste(shown, collapse = ", "), v$runs[1L], source, helps)
-  warning(structure(class = c("pgbb_noise_dominates", "warning", "condition"),
-                    list(message = msg, call = NULL)))
+  warning(warningCondition(msg, class = "pgbb_noise_dominates"))
   invisible(lab)
 }

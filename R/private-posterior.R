@@ -134,12 +134,12 @@
 .equal_tailed <- function(m, level) {
   a <- (1 - level) / 2
   if (nrow(m) * a < 1)
-    warning(structure(class = c("pgbb_few_draws", "warning", "condition"), list(
-      message = sprintf(paste0("a %s interval needs at least %d draws to have one beyond each end; ",
-                               "these come from %d, so they are too narrow. Take more draws (for a PGBB fit ",
-                               "pgbb_control(draws = ) or posterior_draws(), which cost no privacy)."),
-                        .fmt_pct(level), ceiling(1 / a), nrow(m)),
-      call = NULL)))
+    warning(warningCondition(
+      sprintf(paste0("a %s interval needs at least %d draws to have one beyond each end; ",
+                     "these come from %d, so they are too narrow. Take more draws (for a PGBB fit ",
+                     "pgbb_control(draws = ) or posterior_draws(), which cost no privacy)."),
+              .fmt_pct(level), ceiling(1 / a), nrow(m)),
+      class = "pgbb_few_draws"))
   out <- t(apply(m, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
   dimnames(out) <- list(colnames(m), .ci_colnames(level))
   out

@@ -89,8 +89,6 @@ resample_indices <- function(n, m, B, mode = c("wr", "wor"), kappa = NULL) {
     "the data, so nothing is revealed and a fresh draw costs no privacy."),
     as.integer(multiplicity), as.integer(resample), as.integer(kappa),
     if (is.null(rho)) "" else sprintf(" (probability at most rho = %.3g)", rho))
-  cond <- structure(class = c("pgbb_multiplicity_failure", "error", "condition"),
-                    list(message = msg, call = NULL, resample = as.integer(resample),
-                         multiplicity = as.integer(multiplicity), kappa = as.integer(kappa)))
-  stop(cond)
+  stop(errorCondition(msg, class = "pgbb_multiplicity_failure", resample = as.integer(resample),
+                      multiplicity = as.integer(multiplicity), kappa = as.integer(kappa)))
 }
