@@ -42,7 +42,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   print(x$ledger)
   if (isTRUE(x$design$bounds_from_data))
     cat("bounds:    taken from the data (a non-private fit; a private one needs declared bounds)\n")
-  cat(.uncertainty_line(x), "\n", sep = "")
+  cat(paste0(c(.uncertainty_line(x), .settled_line(x$fit$stationarity %||% x$stationarity)), "\n"), sep = "")
   cat("\nPosterior means:\n")
   print(coef(x), digits = digits)
   invisible(x)
@@ -76,7 +76,8 @@ summary.pgbb <- function(object, level = 0.95, type = c("quantile", "normal"), .
   tabs <- lapply(seq_along(labs), function(k) .level_table(table, k, length(object$coefnames)))
   names(tabs) <- labs
   structure(list(call = object$call, loss = object$loss, tau = object$tau, n = object$n,
-                 level = level, type = type, coefficients = tabs, table = table, ledger = object$ledger),
+                 level = level, type = type, coefficients = tabs, table = table, ledger = object$ledger,
+                 stationarity = object$fit$stationarity),
             class = "summary.pgbb")
 }
 
@@ -95,7 +96,7 @@ print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   print(x$call)
   cat("\n")
   print(x$ledger)
-  cat(.uncertainty_line(x), "\n", sep = "")
+  cat(paste0(c(.uncertainty_line(x), .settled_line(x$fit$stationarity %||% x$stationarity)), "\n"), sep = "")
   what <- if (x$type == "quantile") "equal-tailed posterior quantiles" else "normal approximation"
   for (k in seq_along(x$coefficients)) {
     cat(sprintf("\n%s%s (%g%% credible intervals, %s):\n",

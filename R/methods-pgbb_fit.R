@@ -12,7 +12,7 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("generator: %s hidden, %s; %d stored draws\n",
               if (length(x$training$hidden)) paste(x$training$hidden, collapse = " x ") else "no",
               x$training$optimizer, dim(x$draws)[1]))
-  cat(.uncertainty_line(x), "\n", sep = "")
+  cat(paste0(c(.uncertainty_line(x), .settled_line(x$stationarity)), "\n"), sep = "")
   cat("Posterior means:\n")
   print(stats::coef(x), digits = digits)
   invisible(x)
@@ -37,14 +37,15 @@ summary.pgbb_fit <- function(object, level = 0.95, ...) {
   .check_open_unit(level, "level")
   coefs <- .pp_frame(object, level)
   structure(list(coefficients = coefs, level = level, ledger = object$ledger, loss = object$loss,
-                 n = object$n, draws = dim(object$draws)[1]), class = "summary.pgbb_fit")
+                 n = object$n, draws = dim(object$draws)[1], stationarity = object$stationarity),
+            class = "summary.pgbb_fit")
 }
 
 #' @export
 print.summary.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("PGBB fit: %s, n = %d, %d draws\n", .loss_label(x$loss), x$n, x$draws))
   cat(format(x$ledger, digits = digits), sep = "\n")
-  cat(.uncertainty_line(x), "\n", sep = "")
+  cat(paste0(c(.uncertainty_line(x), .settled_line(x$stationarity)), "\n"), sep = "")
   cat(sprintf("Posterior summaries (%s%% equal-tailed credible intervals):\n",
               format(100 * x$level)))
   tab <- x$coefficients

@@ -198,7 +198,6 @@
   no_level <- is.na(v$level) | v$level == "estimate"
   # pgbb_fit() labels its levels "tau=0.1" (its draws' dimnames), pgbb() "0.1".
   lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", .tau_label_value(v$level), ")")))
-  shown <- if (length(lab) > 8L) c(lab[1:8], sprintf("and %d more", length(lab) - 8L)) else lab
   source <- if (private) "the privacy noise and the optimiser's error" else
     "the optimiser's error (no privacy noise was added)"
   helps <- if (private) "A larger 'epsilon', more records, fewer columns or more iterations per training" else
@@ -208,7 +207,7 @@
                         "intervals include it, so they are wide, but an error shared by every training ",
                         "(a direction the optimiser has not converged along) is not in them. %s would ",
                         "narrow them."),
-                 paste(shown, collapse = ", "), v$runs[1L], source, helps)
+                 .shown_terms(lab), v$runs[1L], source, helps)
   warning(warningCondition(msg, class = "pgbb_noise_dominates"))
   invisible(lab)
 }

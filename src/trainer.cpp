@@ -25,7 +25,10 @@ using namespace pgbb_glue;
 
 // Trains one generator per key (R/pooling.R's runs) on `threads` threads and
 // returns the list of their trained weights. Everything R is done here, on the
-// calling thread: the workers see only plain C++ (core/runs.h).
+// calling thread: the workers see only plain C++ (core/runs.h). The list has
+// attribute "tail_scores": per run, the sums of its released statistics over
+// the second half of training (levels x d), their null variances and counts
+// (core/stationarity.h).
 template <class Scalar>
 Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y,
                       const pgbb::LossSpec& spec, const Rcpp::List& generator,
@@ -41,6 +44,7 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
   }
   std::unique_ptr<Rcpp::Function> tick;
   if (!Rf_isNull(progress)) tick.reset(new Rcpp::Function(progress));
+  std::vector<pgbb::TailScores> scores;
   pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     const pgbb::RunsMonitor monitor = [&](int64_t done, int64_t total) {
       if (stop()) return true;
@@ -49,12 +53,26 @@ Rcpp::List train_impl(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& y
     };
     return pgbb::with_loss(spec, [&](const auto& loss) {
       pgbb::train_runs(loss, x.begin(), y.size() > 0 ? y.begin() : nullptr, x.nrow(), x.ncol(), parts, gens,
-                       keys, cfg, threads, monitor);
+                       keys, cfg, threads, monitor, &scores);
       return 0;
     });
   });
   Rcpp::List out(R);
-  for (int r = 0; r < R; ++r) out[r] = save_weights(gens[static_cast<size_t>(r)]);
+  Rcpp::List tail(R);
+  for (int r = 0; r < R; ++r) {
+    out[r] = save_weights(gens[static_cast<size_t>(r)]);
+    const pgbb::TailScores& ts = scores[static_cast<size_t>(r)];
+    Rcpp::NumericMatrix sum(ts.levels(), ts.dim());
+    Rcpp::NumericVector var(ts.levels()), count(ts.levels());
+    for (int l = 0; l < ts.levels(); ++l) {
+      for (int j = 0; j < ts.dim(); ++j) sum(l, j) = ts.sum(l, j);
+      var[l] = ts.variance(l);
+      count[l] = static_cast<double>(ts.count(l));
+    }
+    tail[r] = Rcpp::List::create(Rcpp::Named("sum") = sum, Rcpp::Named("variance") = var,
+                                 Rcpp::Named("count") = count);
+  }
+  out.attr("tail_scores") = tail;
   return out;
 }
 

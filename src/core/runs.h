@@ -48,11 +48,12 @@ inline int run_subset_threads(int r, int runs, int threads) {
 /// a time. x (n x p, column-major) and y (length n, or nullptr) are read only.
 /// A run's row store is built by the worker that trains it, so at most
 /// min(threads, R) stores exist at once (one in all for a shared partition).
+/// With `scores` given, (*scores)[r] holds run r's TailScores (stationarity.h).
 template <class Scalar, class Loss>
 void train_runs(const Loss& loss, const double* x, const double* y, int64_t n, int p,
                 const std::vector<BlockPartition>& parts, std::vector<Generator<Scalar>>& gens,
                 const std::vector<Key>& keys, const TrainConfig& cfg, int threads,
-                const RunsMonitor& monitor = RunsMonitor()) {
+                const RunsMonitor& monitor = RunsMonitor(), std::vector<TailScores>* scores = nullptr) {
   const int R = static_cast<int>(gens.size());
   if (R < 1 || static_cast<int>(keys.size()) != R)
     throw std::invalid_argument("train_runs: one key per generator");
@@ -64,6 +65,7 @@ void train_runs(const Loss& loss, const double* x, const double* y, int64_t n, i
   std::vector<std::atomic<int64_t>> done(static_cast<size_t>(R));
   for (auto& d : done) d.store(0);
   const int64_t total = static_cast<int64_t>(R) * cfg.iterations;
+  if (scores) scores->assign(static_cast<size_t>(R), TailScores());
 
   supervised_units(
       R, std::min(threads, R),
@@ -81,7 +83,7 @@ void train_runs(const Loss& loss, const double* x, const double* y, int64_t n, i
         train(loss, shared ? *shared : *own, part, gen, run_cfg, train_rng, [&](int it, int) {
           done[static_cast<size_t>(r)].store(it);
           return stop.load();
-        });
+        }, scores ? &(*scores)[static_cast<size_t>(r)] : nullptr);
       },
       [&] {
         if (!monitor) return false;

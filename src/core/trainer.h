@@ -23,6 +23,7 @@
 #include "parallel.h"
 #include "range_subsets.h"
 #include "rng.h"
+#include "stationarity.h"
 #include "stop.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
@@ -606,7 +607,7 @@ constexpr int64_t kSubsetRange = int64_t(1) << kSubsetBits;
 template <class Scalar, class Loss>
 void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition& part,
            Generator<Scalar>& gen, const TrainConfig& cfg, Rng& rng,
-           const TrainCallback& callback = TrainCallback()) {
+           const TrainCallback& callback = TrainCallback(), TailScores* tail_scores = nullptr) {
   const int S = static_cast<int>(part.size.size());
   const int d = loss.dim();
   const int K = cfg.mc;
@@ -687,6 +688,13 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
     throw std::invalid_argument("train: 'average_from' must be in [0, 1]");
   const int avg_start = static_cast<int>(std::floor(cfg.average_from * cfg.iterations));
   TailAverage<Scalar> average(avg_start < cfg.iterations ? gen.n_params() : 0);
+  const int score_start = TailScores::window_start(cfg.iterations);
+  std::vector<double> release_var(cfg.tau_grid.size());
+  for (size_t l = 0; l < release_var.size(); ++l)
+    release_var[l] = TailScores::release_variance(cfg.sigma * cfg.release_scale(l), C * cfg.release_scale(l),
+                                                  cfg.rate, cfg.gamma, part.size);
+  if (tail_scores) *tail_scores = TailScores(static_cast<int>(cfg.tau_grid.size()), d);
+  std::vector<int> level(K, 0);
   DenormalGuard denormals;
 
   for (int t = 0; t < cfg.iterations; ++t) {
@@ -699,6 +707,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
         size_t i = 0;
         while (i + 1 < tau_cdf.size() && v > tau_cdf[i]) ++i;
         tau[k] = cfg.tau_grid[i];
+        level[k] = static_cast<int>(i);
         scale[k] = cfg.release_scale(i);
         complete_generator_input(u, S, true, tau[k], cfg.tau_knots, cfg.level_products);
       } else {
@@ -739,7 +748,9 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       // Gaussian noise on the statistic (r sigma for a bound of r C), then the
       // 1/K of the Monte Carlo average.
       const double sigma_k = cfg.sigma * scale[k];
-      for (int j = 0; j < d; ++j) sk[j] = (sk[j] + sigma_k * rng.normal()) / K;
+      for (int j = 0; j < d; ++j) sk[j] += sigma_k * rng.normal();
+      if (tail_scores && t >= score_start) tail_scores->add(level[k], sk, release_var[static_cast<size_t>(level[k])]);
+      for (int j = 0; j < d; ++j) sk[j] /= K;
       score_to_gradient(loss, th, sk, d);  // post-processing (losses.h, kLogScore)
     }
 

@@ -302,7 +302,9 @@ source_allow_list <- list(
   allow("cr_ss.h", "std::max(sk, wdec_m_[kstar_m_ + 1] * (hi_ - lo_))", "floor term e^{-(k*+1) beta}(u - l) of the smooth sensitivity: public"),
   allow("cr_baselines.h", "std::sort(all.v.begin(), all.v.end())", "BLBQuant centre: exponential mechanism over order statistics (sensitivity 1 whatever the data)"),
   allow("cr_baselines.h", "std::sort(bj.begin(), bj.end())", "BLBQuant block estimates; released only through the AboveThreshold count (sensitivity 1)"),
-  allow("cr_baselines.h", "std::sort(roots[j].begin(), roots[j].end())", "BLBQuant bootstrap roots; released only through the AboveThreshold count (sensitivity 1)")
+  allow("cr_baselines.h", "std::sort(roots[j].begin(), roots[j].end())", "BLBQuant bootstrap roots; released only through the AboveThreshold count (sensitivity 1)"),
+  allow("pgbb_fit.R", ".shown_terms(lab), max(abs(z), na.rm = TRUE), format(iterations)),", "largest stationarity z of the released noised gradients (post-processing), shown in a warning"),
+  allow("pgbb_fit.R", "big <- max(abs(z), na.rm = TRUE)", "largest stationarity z of the released noised gradients (post-processing), shown by print()")
 )
 
 strip_r_line <- function(l) {

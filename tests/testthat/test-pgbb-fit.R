@@ -365,9 +365,12 @@ test_that("pgbb_fit()'s learning-rate schedule reaches the optimiser and is reco
   d <- huber_data(500, seed = 61)
   fit_with <- function(schedule, floor = 0.05) {
     set.seed(62)
-    pgbb_fit(d$x, d$y, loss = "huber", sigma = 0, box = d$box, x_bounds = c(-1, 1), blocks = 5,
-             rate = 0.5, iterations = 60, hidden = 8, draws = 10, lr_floor = floor,
-             schedule = schedule, progress = FALSE)
+    # 60 iterations do not settle (pgbb_unsettled); only the schedule is tested.
+    withCallingHandlers(
+      pgbb_fit(d$x, d$y, loss = "huber", sigma = 0, box = d$box, x_bounds = c(-1, 1), blocks = 5,
+               rate = 0.5, iterations = 60, hidden = 8, draws = 10, lr_floor = floor,
+               schedule = schedule, progress = FALSE),
+      pgbb_unsettled = function(w) invokeRestart("muffleWarning"))
   }
   cos1 <- fit_with("cosine")
   harm <- fit_with("harmonic")
@@ -561,4 +564,74 @@ test_that("a budget whose noise swamps the most any data could contribute says s
                            warning = function(w) invokeRestart("muffleWarning"))
   expect_gt(g$ledger$signal_to_noise, 1)
   expect_true(is.na(suppressWarnings(fit(Inf))$ledger$signal_to_noise))
+})
+
+test_that("a training stopped while its released gradients still pull one way says so", {
+  # y ~ 0 + x with the slope far from the box's centre: at 600 iterations (120
+  # per training) the five runs end near 8 against lm's 16.8 and their pooled
+  # interval misses it; at 3,000 they settle. Measured at these settings
+  # (seeds 1-3): |z| 57-58 at 600 iterations, 0.3-1.8 from 2,000 on; the
+  # limit of 10 is far from both.
+  set.seed(1)
+  n <- 2000
+  d <- data.frame(x = runif(n, 5, 8))
+  d$y <- pmin(pmax(16.8 * d$x + rnorm(n, 0, 3), 80), 140)
+  slope <- unname(coef(lm(y ~ 0 + x, d)))
+  fit <- function(its) {
+    set.seed(2)
+    pgbb(y ~ 0 + x, data = d, bounds = list(x = c(5, 8), .response = c(80, 140)), epsilon = 1,
+         control = pgbb_control(iterations = its, draws = 500), progress = FALSE)
+  }
+  w <- NULL
+  short <- withCallingHandlers(fit(600), pgbb_unsettled = function(c) {
+    w <<- c
+    invokeRestart("muffleWarning")
+  }, pgbb_noise_dominates = function(c) invokeRestart("muffleWarning"))
+  expect_s3_class(w, "pgbb_unsettled")
+  expect_match(conditionMessage(w), "had not settled for x:")
+  z <- short$fit$stationarity
+  expect_identical(dimnames(z), list(NULL, "x"))
+  expect_lt(z[1, "x"], -10)                      # pulled upwards: the gradient is negative
+  expect_true(slope > confint(short)[, 2])        # the interval the warning is about misses
+  expect_output(print(short), "settled:   NO for x \\(standardised mean gradient up to 5")
+  expect_output(print(summary(short)), "settled:   NO for x")
+  settled <- withCallingHandlers(fit(3000), pgbb_unsettled = function(c) stop("warned after 3,000 iterations"),
+                                 pgbb_noise_dominates = function(c) invokeRestart("muffleWarning"))
+  expect_lt(abs(settled$fit$stationarity[1, "x"]), 10)
+  expect_output(print(settled), "settled:   yes")
+  expect_output(print(summary(settled$fit)), "settled:   yes")
+  ci <- confint(settled)
+  expect_true(ci[, 1] <= slope && slope <= ci[, 2])
+})
+
+test_that("the stationarity check reads every level and names the ones beyond its limit", {
+  z <- matrix(c(0.5, -12, NA, 3, 11, 0), 3, 2, dimnames = list(c("0.1", "0.5", "0.9"), c("a", "b")))
+  expect_warning(lab <- pgbb:::.warn_unsettled(z, 100), class = "pgbb_unsettled")
+  expect_identical(lab, c("a (tau = 0.5)", "b (tau = 0.5)"))
+  expect_silent(pgbb:::.warn_unsettled(z / 2, 100))   # everything within the limit
+  expect_silent(pgbb:::.warn_unsettled(matrix(NA_real_, 1, 2, dimnames = list(NULL, c("a", "b"))), 100))
+  # Sums over runs, divided by the root of the summed null variances, per level.
+  tail <- list(list(sum = matrix(c(1, 4, 2, 8, 0, 0), 2, 3), variance = c(1, 4), count = c(5, 5)),
+               list(sum = matrix(c(3, 0, 2, 0, 9, 9), 2, 3), variance = c(3, 12), count = c(5, 5)))
+  z2 <- pgbb:::.tail_score_z(tail, c("a", "b"), c(0.3, 0.7))
+  expect_equal(unname(z2), rbind(c(4, 4) / 2, c(4, 8) / 4))
+  expect_identical(dimnames(z2), list(c("0.3", "0.7"), c("a", "b")))
+  tail[[1]]$variance[2] <- tail[[2]]$variance[2] <- 0
+  expect_true(all(is.na(pgbb:::.tail_score_z(tail, c("a", "b"), c(0.3, 0.7))[2, ])))
+})
+
+test_that("a joint fit's stationarity has one row per level and a non-private full-data fit none to test", {
+  set.seed(5)
+  n <- 1500
+  d <- data.frame(x = runif(n, -1, 1))
+  d$y <- 1 + 2 * d$x + rnorm(n)
+  f <- quiet_noise(pgbb(y ~ x, d, loss = "quantile", tau = c(0.25, 0.75), epsilon = 2,
+                        bounds = list(x = c(-1, 1), .response = c(-5, 8)),
+                        control = pgbb_control(iterations = 1000, draws = 100), progress = FALSE))
+  expect_identical(dimnames(f$fit$stationarity), list(c("0.25", "0.75"), c("(Intercept)", "x")))
+  expect_true(all(is.finite(f$fit$stationarity)))
+  h <- huber_data(500, seed = 6)
+  g <- pgbb_fit(h$x, h$y, loss = "huber", sigma = 0, box = h$box, x_bounds = c(-1, 1), rate = 1,
+                iterations = 200, hidden = c(8, 8), draws = 10, progress = FALSE)
+  expect_true(all(is.na(g$stationarity)))
 })
