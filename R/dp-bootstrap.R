@@ -45,7 +45,9 @@
 #'     truth in 38 of 60 data sets and held its own estimate in 44. The default
 #'     `interval = "normal"` is
 #'     \eqn{\bar v \pm z_{1-\alpha/2}\sqrt{\hat\sigma_n^2 + \sigma_e^2/B}}, cut to
-#'     \eqn{[a, b]}: \eqn{\bar v} the mean of the replicates (the reported estimate),
+#'     \eqn{[a, b]}: \eqn{\bar v} the mean of the replicates, moved into \eqn{[a, b]} when
+#'     their noise carries it outside (the reported estimate; post-processing, and the
+#'     mean of any data in \eqn{[a, b]} lies there),
 #'     \eqn{\sigma_e^2/B} the variance of its noise, and \eqn{\hat\sigma_n} the
 #'     deconvolved sd, capped at the public bound \eqn{(b - a)/(2\sqrt n)} on the sd of
 #'     the mean of any data in \eqn{[a, b]} (Popoviciu's inequality). The deconvolved sd
@@ -411,7 +413,13 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
                               degree = as.integer(ctrl$degree), c0 = ctrl$c0)
   details <- list(method = "mean", n = n, B = B, bounds = ab, sigma_e = sd_out, deconvolution = dec,
                   interval = interval)
-  iv <- .dpb_mean_interval(mean(v), details, level)
+  # The mean of the replicates moved into [a, b] when their noise carries it out:
+  # post-processing, and every mean of data in [a, b] lies there. An interval about
+  # the moved estimate is never shorter than one about the raw mean cut to [a, b],
+  # and never the single point a (or b) that one becomes when the raw mean is
+  # more than z se outside.
+  est <- min(max(mean(v), ab[1L]), ab[2L])
+  iv <- .dpb_mean_interval(est, details, level)
   ledger <- .dpb_ledger("bootstrap mean", budget, sens, sigma_e, B, n, 1L)
   ledger$released_sd <- c(replicate = sd_out)
   ledger$noise_law <- .discrete_noise_law(ledger$released_sd)
@@ -419,7 +427,7 @@ dp_bootstrap.formula <- function(x, data, ..., loss = "ridge_huber", epsilon, de
                    n, B, format(ab[1]), format(ab[2]))
   .new_private_posterior(draws, ledger, "dp_bootstrap", title,
                          interval = matrix(iv, 1L, 2L, dimnames = list("mean", NULL)), level = level,
-                         estimate = c(mean = mean(v)), se = c(mean = .dpb_mean_se(details)),
+                         estimate = c(mean = est), se = c(mean = .dpb_mean_se(details)),
                          details = details)
 }
 

@@ -304,6 +304,7 @@ source_allow_list <- list(
   allow("cr_baselines.h", "std::sort(bj.begin(), bj.end())", "BLBQuant block estimates; released only through the AboveThreshold count (sensitivity 1)"),
   allow("cr_baselines.h", "std::sort(roots[j].begin(), roots[j].end())", "BLBQuant bootstrap roots; released only through the AboveThreshold count (sensitivity 1)"),
   allow("pgbb_fit.R", ".shown_terms(lab), max(abs(z), na.rm = TRUE), format(iterations)),", "largest stationarity z of the released noised gradients (post-processing), shown in a warning"),
+  allow("dp-bootstrap.R", "est <- min(max(mean(v), ab[1L]), ab[2L])", "the released noisy mean moved into the public range [a, b] (post-processing)"),
   allow("pgbb_fit.R", "big <- max(abs(z), na.rm = TRUE)", "largest stationarity z of the released noised gradients (post-processing), shown by print()")
 )
 
