@@ -115,7 +115,14 @@
 #'   pooled draws give noise-aware intervals: the within-run spread plus the
 #'   noise error of the pooled centre, `W + B / R` with a t reference (see
 #'   [pgbb()], 'Noise-aware intervals'). `runs = 1` is the paper's single
-#'   training, whose intervals leave the training-noise error out.
+#'   training, whose intervals leave the training-noise error out. More runs give
+#'   a smaller t quantile but shorter trainings, whose shared distance from the
+#'   optimum no interval contains; 5 is the measured choice. With 10 runs of the
+#'   same `iterations` the 1980 Census education interval (\eqn{\epsilon = 1})
+#'   narrowed from 3.0 to 2.5 %/yr at the same coverage of `rq` (0.96), but on the natality
+#'   births (`T = 10000`, \eqn{\epsilon = 4}) the coverage of `rq` fell to
+#'   0.34-0.44 for three coefficients, and the stationarity check of [pgbb()] did
+#'   not flag it.
 #' @param tau_basis Level features of the joint quantile generator, `"grid"`
 #'   (default) or `"smooth"` (see [pgbb_fit()]).
 #' @param level_interactions Products of the block weights with the level hats
