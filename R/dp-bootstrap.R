@@ -139,7 +139,7 @@
 #'   `c0` (penalty weight, default 0.01), `degree` (degree of the log-polynomial
 #'   density, default 5) and `grid` (number of grid points, default 300).
 #' @return An object of class `c("dp_bootstrap", "private_posterior")` with `draws`
-#'   (the `B` released noisy replicates), `estimate` (their mean), `se`, `interval`
+#'   (the `B` released noisy replicates), `estimate` (their mean; for `"mean"` moved into `bounds`), `se`, `interval`
 #'   (the method's interval at `level`), `ledger`, and `details` (for `"mean"` the
 #'   deconvolved distribution on its grid).
 #' @references Wang, Z., Cheng, G. and Awan, J. (2025). Differentially private
