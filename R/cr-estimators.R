@@ -110,6 +110,7 @@
     spec$sensitivity <- function(N) diam / N
     spec$description <- if (d == 1) "bounded mean" else sprintf("bounded mean in R^%d", d)
     spec$names <- if (d == 1) "mean" else (colnames(x) %||% paste0("mean", seq_len(d)))
+    spec$range <- b   # the mean of data clipped to the box lies in it
   } else if (name %in% c("ustat_product", "ustat_variance")) {
     if (d != 1) .arg_fail("x", "a numeric vector for a U-statistic")
     lo <- b$lower; hi <- b$upper
@@ -200,6 +201,7 @@
       base <- spec$sensitivity
       spec$sensitivity <- function(N) L * base(N)   # Section 4, example 1: Delta(g o theta) <= L Delta(theta)
       spec$transform <- g
+      spec$range <- NULL   # g(mean) has no declared range
       spec$description <- sprintf("%g-Lipschitz transform of a bounded mean", L)
       spec$name <- estimator$name %||% "transformed mean"
       spec$names <- NULL
@@ -279,6 +281,7 @@
       spec$params$C <- C
       spec$tau <- .tau_sqrt
       spec$description <- sprintf("sample quantile (prob = %g)", prob)
+      spec$range <- b   # a quantile of data clipped to [lower, upper] lies in it
       spec$names <- sprintf("quantile(%g)", prob)
     } else {
       deg <- dots$degenerate %||% TRUE

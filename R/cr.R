@@ -271,10 +271,15 @@
   radius <- q_tilde / scale
   nm <- spec$names
   if (is.null(nm) || length(nm) != d) nm <- if (d == 1) spec$name else paste0("theta", seq_len(d))
+  range <- spec$range
+  # Post-processing (?cr_gs, 'within_bounds'): the projection onto the public box
+  # of the estimand never moves the centre away from a point of the box.
+  if (!is.null(range)) center <- pmin(pmax(center, range$lower), range$upper)
   names(center) <- nm
   obj <- c(list(
     center = center, radius = radius, scale = scale, q_tilde = q_tilde, d = d,
-    interval = if (d == 1) c(lower = unname(center) - radius, upper = unname(center) + radius) else NULL,
+    interval = if (d == 1) .cr_limits(center, radius, range)[1L, ] else NULL,
+    range = range,
     ball = if (d > 1) list(center = center, radius = radius) else NULL,
     level = 1 - alpha, alpha = alpha, method = method, estimator = spec$name,
     description = spec$description, privacy = privacy, noise = noise,
@@ -283,6 +288,18 @@
     multiplicity = plan$multiplicity %||% NA_character_, rho = plan$rho,
     call = .release_call(call)), extra)
   structure(obj, class = "private_cr")
+}
+
+# Per coordinate, the limits of a region: centre -/+ radius, cut to the public
+# range of the estimand when the region carries one.
+.cr_limits <- function(center, radius, range = NULL) {
+  lo <- unname(center) - radius
+  hi <- unname(center) + radius
+  if (!is.null(range)) {
+    lo <- pmax(lo, range$lower)
+    hi <- pmin(hi, range$upper)
+  }
+  cbind(lower = lo, upper = hi)
 }
 
 #' One-shot private confidence regions for mean-like estimators (CR-GS)
@@ -338,13 +355,29 @@
 #'   `step_c`, `degenerate` (exact names; any other name is an error).
 #' @param level Nominal level of the region, `1 - alpha` (give one of the two).
 #' @param epsilon,delta An \eqn{(\varepsilon, \delta)}-DP budget in place of `mu`.
+#' @param within_bounds For the estimators whose value lies within the declared
+#'   `bounds` (the mean without a `transform`; the quantile of [cr_ss()]): `TRUE`
+#'   (default) moves the released centre into the bounds and cuts the region to
+#'   them; `FALSE` keeps the paper's ball about the released centre. Both are
+#'   post-processing of the same release. The cut region contains the estimand
+#'   whenever the ball does: moving the centre into the box is the projection onto
+#'   it, which brings the centre no farther from any point of the box. It is
+#'   narrower where the ball reaches past a bound (a mean or quantile near 0 of
+#'   data in \eqn{[0, 1]}), and covers where the noise carried the centre outside.
+#'   Measured on the natality births (`data(natality2022)`, 100 subsamples per
+#'   cell, `cr_ss()` without replacement): for the 0.9 quantile of cigarettes per
+#'   day, which is 0, the lower bound, the cut interval covered 0.66-0.81 against
+#'   the ball's 0.22-0.54 (n = 1,000 and 5,000; mu = 0.5 and 1) at 0.27-0.50 times
+#'   its width (both warn there that the radius noise dominates); for the share of
+#'   smokers (0.055) the two were identical.
 #' @return An object of class `"private_cr"`: a list with `center` (private centre),
 #'   `radius` (private radius on the parameter scale), `scale` (\eqn{\tau_n}),
 #'   `interval` (one-dimensional case) or `ball`, `privacy` (`mu`, `delta`, and the
 #'   \eqn{(\varepsilon, \delta)} equivalent `epsilon`, `delta_dp`), `B`, `m`, `mode`,
 #'   `kappa` (the multiplicity factor of the sensitivities: realised, \eqn{\kappa_\star}
 #'   or 1 without replacement), `kappa_star` (`NA` unless `multiplicity = "bound"`),
-#'   `multiplicity`, `noise` (the public noise scales) and more. Only private
+#'   `multiplicity`, `noise` (the public noise scales), `range` (the bounds the
+#'   region was cut to, or `NULL`) and more. Only private
 #'   quantities and public settings are stored. `coef()` gives the private point
 #'   estimate (the centre; for [cr_dette_graw()] its private estimate, around which
 #'   its interval need not be symmetric), `confint()` the region's interval,
@@ -373,7 +406,7 @@
 #' @export
 cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mode = c("wr", "wor"),
                   rho = NULL, bounds, ..., level = NULL, epsilon = NULL, delta = NULL,
-                  multiplicity = c("realised", "bound")) {
+                  multiplicity = c("realised", "bound"), within_bounds = TRUE) {
   cl <- match.call()
   dots <- list(...)
   # The SGD step exponent `a` (documented under ...) is a prefix of `alpha`, so R's
@@ -389,7 +422,9 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
   mu <- .cr_mu(if (missing(mu)) NULL else mu, epsilon, delta)
   alpha <- .cr_alpha(alpha, level)
   if (missing(bounds)) bounds <- NULL
+  .check_flag(within_bounds, "within_bounds")
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
+  if (!within_bounds) spec$range <- NULL
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_gs()")
   multiplicity <- .match_arg(multiplicity)
   # CR-GS reads rho only through kappa* of eq. (4).
@@ -492,7 +527,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
 #' @export
 cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu, delta, alpha = NULL, B = 500,
                   m = NULL, mode = c("wr", "wor"), rho = NULL, bounds, ..., level = NULL, tau = NULL,
-                  epsilon = NULL, multiplicity = c("realised", "bound")) {
+                  epsilon = NULL, multiplicity = c("realised", "bound"), within_bounds = TRUE) {
   cl <- match.call()
   mode <- .match_arg(mode)
   multiplicity <- .match_arg(multiplicity)
@@ -514,6 +549,8 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   # A setting the estimator does not read is an error, not silently unused.
   spec <- .cr_ss_spec(estimator, x, prob, bounds, dots,
                       given = c(if (prob_given) if (is.null(tau)) "prob" else "tau", names(dots)))
+  .check_flag(within_bounds, "within_bounds")
+  if (!within_bounds) spec$range <- NULL
   .clip_message(spec$clipped %||% 0, "x", "bounds", "cr_ss()")
   # rho enters kappa* of eq. (4) (mode "wr", multiplicity "bound") and the smoothness beta of eq. (6).
   .refuse_unread_rho(rho, (mode == "wr" && multiplicity == "bound") || is.null(dots$beta), "cr_ss")
@@ -591,12 +628,16 @@ format.private_cr <- function(x, digits = max(3L, getOption("digits") - 3L), ...
     sprintf("  estimator: %s", x$description %||% x$estimator),
     sprintf("  n = %d, m = %d, B = %d%s", x$n, x$m, x$B, .fmt_multiplicity(x)))
   if (x$d == 1) {
-    lines <- c(lines, sprintf("  %s interval: [%s, %s]  (centre %s, radius %s)", .fmt_pct(x$level),
+    lines <- c(lines, sprintf("  %s interval: [%s, %s]  (centre %s, radius %s%s)", .fmt_pct(x$level),
                               format(x$interval[["lower"]], digits = digits), format(x$interval[["upper"]], digits = digits),
-                              format(unname(x$center), digits = digits), format(x$radius, digits = digits)))
+                              format(unname(x$center), digits = digits), format(x$radius, digits = digits),
+                              if (is.null(x$range)) "" else sprintf("; within the bounds [%s, %s]",
+                                                                   format(x$range$lower, digits = digits),
+                                                                   format(x$range$upper, digits = digits))))
   } else {
     lines <- c(lines, sprintf("  %s ball: radius %s around", .fmt_pct(x$level), format(x$radius, digits = digits)),
-               paste0("    ", paste(format(names(x$center)), format(x$center, digits = digits), collapse = "\n    ")))
+               paste0("    ", paste(format(names(x$center)), format(x$center, digits = digits), collapse = "\n    ")),
+               if (!is.null(x$range)) "    intersected with the declared bounds (confint() gives its box)")
   }
   lines <- c(lines, sprintf("  privacy: %s, i.e. (%s, %s)-DP; %s", priv, format(p$epsilon, digits = digits),
                             format(p$delta_dp, digits = digits), p$guarantee),
@@ -638,7 +679,7 @@ confint.private_cr <- function(object, parm, level = object$level, ...) {
   pn <- names(cf)
   parm <- .select_terms(if (missing(parm)) NULL else parm, pn)
   a <- (1 - level) / 2
-  ci <- cbind(cf - object$radius, cf + object$radius)
+  ci <- .cr_limits(cf, object$radius, object$range)
   dimnames(ci) <- list(pn, .fmt_pct(c(a, 1 - a)))
   ci[parm, , drop = FALSE]
 }
@@ -661,9 +702,10 @@ as.data.frame.private_cr <- function(x, row.names = NULL, optional = FALSE, ...)
   # The private fits' schema first (R/private-posterior.R): method, term, tau
   # (the quantile level of a CR-SS quantile), estimate, sd (NA: a region has
   # no draws), lower, upper; then the region's own settings.
+  lim <- .cr_limits(x$center, x$radius, x$range)
   data.frame(method = x$method, term = names(x$center), tau = x$prob %||% NA_real_,
              estimate = unname(stats::coef(x)), sd = NA_real_,
-             lower = unname(x$center) - x$radius, upper = unname(x$center) + x$radius,
+             lower = lim[, "lower"], upper = lim[, "upper"],
              radius = x$radius, level = x$level, mode = x$mode, n = x$n, m = x$m, B = x$B,
              mu = x$privacy$mu, delta = x$privacy$delta, epsilon = x$privacy$epsilon,
              delta_dp = x$privacy$delta_dp, row.names = row.names, stringsAsFactors = FALSE)

@@ -362,3 +362,48 @@ test_that("cr_gs() refuses an estimator setting the chosen estimator does not us
   expect_error(cr_gs(X, "ridge_huber", mu = 1, bounds = rbind(c(1, 1), c(0, 1)), y = rnorm(200),
                      lambda = 1, radius = 2), "'radius' must be left out")
 })
+
+test_that("a mean's region is cut to the bounds about a centre moved into them; within_bounds = FALSE is the paper's ball", {
+  # Every record at the lower bound 0, so the estimand is 0. The centre's noise is
+  # symmetric about 0, so it falls below 0 in about half of the releases: in at
+  # least one of 12 with probability 1 - 2^-12. Same seed, same release: the two
+  # settings differ only in the post-processing.
+  x <- rep(0, 200)
+  # Releases of near-constant data have a small or zero radius, which cr_*() warns of.
+  quiet <- function(expr) quiet_radius_noise(quiet_zero_radius(expr))
+  covers <- function(f) f$interval[["lower"]] <= 0 && 0 <= f$interval[["upper"]]
+  below <- logical(12)
+  for (s in 1:12) {
+    set.seed(s)
+    cut <- quiet(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), mode = "wor"))
+    set.seed(s)
+    ball <- quiet(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), mode = "wor", within_bounds = FALSE))
+    below[s] <- ball$center < 0
+    r <- ball$radius
+    expect_null(ball$range)
+    expect_equal(unname(ball$interval), unname(ball$center) + c(-1, 1) * r)
+    expect_equal(cut$radius, r)
+    expect_equal(unname(cut$center), min(max(unname(ball$center), 0), 1))
+    expect_equal(unname(cut$interval), c(max(0, unname(cut$center) - r), min(1, unname(cut$center) + r)))
+    expect_equal(unname(confint(cut)[1, ]), unname(cut$interval))
+    expect_equal(c(as.data.frame(cut)$lower, as.data.frame(cut)$upper), unname(cut$interval))
+    if (covers(ball)) expect_true(covers(cut))
+    if (below[s]) expect_true(covers(cut))   # the ball need not: its centre is off by the noise
+  }
+  expect_true(any(below))
+  expect_output(print(cut), "within the bounds \\[0, 1\\]")
+  # Two coordinates: the centre is projected onto the box and each interval of
+  # confint() (the ball's bounding box) cut to its own bounds.
+  set.seed(3)
+  X <- cbind(a = rep(0, 300), b = rep(1, 300))
+  g <- quiet(cr_gs(X, "mean", mu = 1, bounds = list(lower = c(0, 0), upper = c(1, 1)), mode = "wor"))
+  expect_true(all(g$center >= 0 & g$center <= 1))
+  ci <- confint(g)
+  expect_true(all(ci[, 1] >= 0 & ci[, 2] <= 1))
+  expect_equal(unname(ci), unname(cbind(pmax(g$center - g$radius, 0), pmin(g$center + g$radius, 1))))
+  expect_error(cr_gs(x, "mean", mu = 1, bounds = c(0, 1), within_bounds = NA), "'within_bounds'")
+  # A transformed mean has no declared range: the ball is kept.
+  h <- quiet(cr_gs(runif(300), list(fun = "mean", transform = function(m) 2 * m, lipschitz = 2), mu = 1,
+                   bounds = c(0, 1)))
+  expect_null(h$range)
+})

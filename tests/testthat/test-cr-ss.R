@@ -256,3 +256,28 @@ test_that("as.data.frame() of a region has the private fits' schema first", {
   g <- as.data.frame(quiet_zero_radius(cr_gs(x, "mean", mu = 4, bounds = c(0, 1), B = 30)))
   expect_true(is.na(g$tau))
 })
+
+test_that("a quantile's region is cut to the bounds about a centre moved into them; within_bounds = FALSE is the paper's ball", {
+  # As for the mean (test-cr-gs.R): a data set whose median is the lower bound 0,
+  # so the centre's symmetric noise takes it below 0 in about half the releases.
+  x <- c(rep(0, 400), runif(100))
+  # Releases of near-constant data have a small or zero radius, which cr_*() warns of.
+  quiet <- function(expr) quiet_radius_noise(quiet_zero_radius(expr))
+  below <- logical(12)
+  for (s in 1:12) {
+    set.seed(s)
+    cut <- quiet(cr_ss(x, "quantile", prob = 0.5, mu = 1, delta = 1e-6, bounds = c(0, 1), mode = "wor"))
+    set.seed(s)
+    ball <- quiet(cr_ss(x, "quantile", prob = 0.5, mu = 1, delta = 1e-6, bounds = c(0, 1), mode = "wor",
+                        within_bounds = FALSE))
+    below[s] <- ball$center < 0
+    r <- ball$radius
+    expect_equal(unname(cut$center), min(max(unname(ball$center), 0), 1))
+    expect_equal(unname(cut$interval), c(max(0, unname(cut$center) - r), min(1, unname(cut$center) + r)))
+    expect_equal(unname(ball$interval), unname(ball$center) + c(-1, 1) * r)
+    expect_equal(unname(confint(cut)[1, ]), unname(cut$interval))
+  }
+  expect_true(any(below))
+  expect_error(cr_ss(x, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), within_bounds = "yes"),
+               "'within_bounds'")
+})
