@@ -6,20 +6,11 @@
 #include <vector>
 
 #include "test_framework.h"
+#include "test_losses.h"
 #include "trainer.h"
 
 namespace {
-// A loss of the linear-score form whose score is the constant `a` for every
-// record: a = 0 makes the released statistic pure noise, a huge `a` makes
-// every record's gradient a x exceed any clip, so each contributes exactly
-// the clip bound in the direction of x.
-struct ConstantScoreLoss {
-  int p;
-  double a = 0.0;
-  static constexpr int kExtra = 0;
-  int dim() const { return p; }
-  double score(const double*, double, double, double, double*) const { return a; }
-};
+using pgbb_test::ConstantScoreLoss;
 
 struct Setup {
   int64_t n = 60;

@@ -6,6 +6,7 @@
 
 #include "stationarity.h"
 #include "test_framework.h"
+#include "test_losses.h"
 #include "trainer.h"
 
 namespace {
@@ -33,15 +34,7 @@ double simulated_subset_variance(const std::vector<double>& v, const pgbb::Block
   return m2 / (reps - 1);
 }
 
-// A loss of the linear-score form with the constant score `a` (see
-// test_level_noise.cpp): a = 0 leaves pure noise, a huge `a` a clipped pull.
-struct ConstantScoreLoss {
-  int p;
-  double a = 0.0;
-  static constexpr int kExtra = 0;
-  int dim() const { return p; }
-  double score(const double*, double, double, double, double*) const { return a; }
-};
+using pgbb_test::ConstantScoreLoss;
 
 struct Trained {
   std::vector<double> params;
