@@ -22,6 +22,13 @@
          "or 'runs' of pgbb_fit())")
 }
 
+# The status lines under the ledger in print() and summary() of pgbb and
+# pgbb_fit objects: how the intervals were built and whether training settled
+# (.settled_line(), R/pgbb_fit.R).
+.cat_status_lines <- function(x, stationarity) {
+  cat(paste0(c(.uncertainty_line(x), .settled_line(stationarity)), "\n"), sep = "")
+}
+
 # confint() and tidy() return bare numbers, with no room for the label that
 # print() and summary() show: a private one-training fit says so by a warning.
 .warn_one_training <- function(x) {
@@ -42,7 +49,7 @@ print.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   print(x$ledger)
   if (isTRUE(x$design$bounds_from_data))
     cat("bounds:    taken from the data (a non-private fit; a private one needs declared bounds)\n")
-  cat(paste0(c(.uncertainty_line(x), .settled_line(x$fit$stationarity %||% x$stationarity)), "\n"), sep = "")
+  .cat_status_lines(x, x$fit$stationarity)
   cat("\nPosterior means:\n")
   print(coef(x), digits = digits)
   invisible(x)
@@ -96,7 +103,7 @@ print.summary.pgbb <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   print(x$call)
   cat("\n")
   print(x$ledger)
-  cat(paste0(c(.uncertainty_line(x), .settled_line(x$fit$stationarity %||% x$stationarity)), "\n"), sep = "")
+  .cat_status_lines(x, x$stationarity)
   what <- if (x$type == "quantile") "equal-tailed posterior quantiles" else "normal approximation"
   for (k in seq_along(x$coefficients)) {
     cat(sprintf("\n%s%s (%g%% credible intervals, %s):\n",

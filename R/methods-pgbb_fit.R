@@ -12,7 +12,7 @@ print.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("generator: %s hidden, %s; %d stored draws\n",
               if (length(x$training$hidden)) paste(x$training$hidden, collapse = " x ") else "no",
               x$training$optimizer, dim(x$draws)[1]))
-  cat(paste0(c(.uncertainty_line(x), .settled_line(x$stationarity)), "\n"), sep = "")
+  .cat_status_lines(x, x$stationarity)
   cat("Posterior means:\n")
   print(stats::coef(x), digits = digits)
   invisible(x)
@@ -45,7 +45,7 @@ summary.pgbb_fit <- function(object, level = 0.95, ...) {
 print.summary.pgbb_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("PGBB fit: %s, n = %d, %d draws\n", .loss_label(x$loss), x$n, x$draws))
   cat(format(x$ledger, digits = digits), sep = "\n")
-  cat(paste0(c(.uncertainty_line(x), .settled_line(x$stationarity)), "\n"), sep = "")
+  .cat_status_lines(x, x$stationarity)
   cat(sprintf("Posterior summaries (%s%% equal-tailed credible intervals):\n",
               format(100 * x$level)))
   tab <- x$coefficients

@@ -17,13 +17,15 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace pgbb {
 
 /// @brief Sums of the released statistics s_k over the second half of a
 /// training, per level of the tau grid (one level when not joint), with the
-/// null variance each release contributes.
+/// null variance of those sums (each release at level l contributes the same
+/// release_variance()).
 ///
 /// The null variance of one coordinate of one release, given that the
 /// generator sits at a stationary point, has two parts:
@@ -39,8 +41,10 @@ namespace pgbb {
 class TailScores {
  public:
   TailScores() = default;
-  TailScores(int levels, int d) : d_(d), sum_(static_cast<size_t>(levels) * d, 0.0),
-                                  var_(static_cast<size_t>(levels), 0.0), count_(static_cast<size_t>(levels), 0) {}
+  /// release_var[l]: the null variance of one release at level l.
+  TailScores(int d, std::vector<double> release_var)
+      : d_(d), sum_(release_var.size() * static_cast<size_t>(d), 0.0), release_var_(std::move(release_var)),
+        count_(release_var_.size(), 0) {}
 
   int levels() const { return static_cast<int>(count_.size()); }
   int dim() const { return d_; }
@@ -58,25 +62,26 @@ class TailScores {
     return sigma * sigma + rate * (1.0 - rate) * clip * clip * u2 * inv;
   }
 
-  /// Adds one release s (length d) at level l with null variance v.
-  void add(int l, const double* s, double v) {
+  /// Adds one release s (length d) at level l.
+  void add(int l, const double* s) {
     if (l < 0 || l >= levels()) throw std::invalid_argument("TailScores: level out of range");
     double* row = sum_.data() + static_cast<size_t>(l) * d_;
     for (int j = 0; j < d_; ++j) row[j] += s[j];
-    var_[static_cast<size_t>(l)] += v;
     ++count_[static_cast<size_t>(l)];
   }
 
   /// Sum of the releases at level l, coordinate j.
   double sum(int l, int j) const { return sum_[static_cast<size_t>(l) * d_ + j]; }
   /// Null variance of that sum (the same for every coordinate).
-  double variance(int l) const { return var_[static_cast<size_t>(l)]; }
+  double variance(int l) const {
+    return static_cast<double>(count_[static_cast<size_t>(l)]) * release_var_[static_cast<size_t>(l)];
+  }
   int64_t count(int l) const { return count_[static_cast<size_t>(l)]; }
 
  private:
   int d_ = 0;
   std::vector<double> sum_;
-  std::vector<double> var_;
+  std::vector<double> release_var_;
   std::vector<int64_t> count_;
 };
 

@@ -689,11 +689,13 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
   const int avg_start = static_cast<int>(std::floor(cfg.average_from * cfg.iterations));
   TailAverage<Scalar> average(avg_start < cfg.iterations ? gen.n_params() : 0);
   const int score_start = TailScores::window_start(cfg.iterations);
-  std::vector<double> release_var(cfg.tau_grid.size());
-  for (size_t l = 0; l < release_var.size(); ++l)
-    release_var[l] = TailScores::release_variance(cfg.sigma * cfg.release_scale(l), C * cfg.release_scale(l),
-                                                  cfg.rate, cfg.gamma, part.size);
-  if (tail_scores) *tail_scores = TailScores(static_cast<int>(cfg.tau_grid.size()), d);
+  if (tail_scores) {
+    std::vector<double> release_var(cfg.tau_grid.size());
+    for (size_t l = 0; l < release_var.size(); ++l)
+      release_var[l] = TailScores::release_variance(cfg.sigma * cfg.release_scale(l), C * cfg.release_scale(l),
+                                                    cfg.rate, cfg.gamma, part.size);
+    *tail_scores = TailScores(d, std::move(release_var));
+  }
   std::vector<int> level(K, 0);
   DenormalGuard denormals;
 
@@ -749,7 +751,7 @@ void train(const Loss& loss, const RowStore<Scalar>& data, const BlockPartition&
       // 1/K of the Monte Carlo average.
       const double sigma_k = cfg.sigma * scale[k];
       for (int j = 0; j < d; ++j) sk[j] += sigma_k * rng.normal();
-      if (tail_scores && t >= score_start) tail_scores->add(level[k], sk, release_var[static_cast<size_t>(level[k])]);
+      if (tail_scores && t >= score_start) tail_scores->add(level[k], sk);
       for (int j = 0; j < d; ++j) sk[j] /= K;
       score_to_gradient(loss, th, sk, d);  // post-processing (losses.h, kLogScore)
     }
