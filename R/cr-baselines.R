@@ -34,6 +34,8 @@
        tau = if (estimator == "ustat_product") .tau_linear else .tau_sqrt,
        diameter = if (estimator == "ustat_product") krange else hi - lo,
        names = if (estimator == "quantile") sprintf("quantile(%g)", prob) else estimator,
+       # A mean or quantile of data clipped to [lo, hi] lies in it (?cr_gs, 'within_bounds').
+       range = if (estimator %in% c("mean", "quantile")) list(lower = lo, upper = hi),
        description = switch(estimator, mean = "bounded mean", quantile = sprintf("sample quantile (prob = %g)", prob),
                             ustat_product = "U-statistic, kernel x*y"))
 }
@@ -41,13 +43,16 @@
 # The argument checks both baselines' front ends share: the GDP budget, the level,
 # the number of bootstrap replicates (each caps it by what it holds in memory) and
 # the data against the public bounds. Returns the spec with the checked `B`. A
-# missing `mu` or `bounds` passes through as missing.
-.baseline_front <- function(x, estimator, prob, mu, alpha, B, B_min, B_max, bounds) {
+# missing `mu` or `bounds` passes through as missing. Without `within_bounds`
+# the region keeps no range, so nothing is cut.
+.baseline_front <- function(x, estimator, prob, mu, alpha, B, B_min, B_max, bounds, within_bounds) {
   if (missing(mu)) .arg_fail("mu", "given (the GDP privacy budget)")
   .check_positive(mu, "mu")
   B <- .check_count(B, "B", min = B_min, max = B_max)
+  .check_flag(within_bounds, "within_bounds")
   sp <- .baseline_spec(estimator, x, if (missing(bounds)) NULL else bounds, prob)
   sp$B <- B
+  if (!within_bounds) sp$range <- NULL
   sp
 }
 
@@ -132,6 +137,14 @@
 #' @param bounds Public bounds `c(lower, upper)`.
 #' @param bootstrap_noise `"auto"`, `"composition"` or `"matched"`: how the noise of
 #'   the bootstrap estimates is set (see Details).
+#' @param within_bounds For the mean and the quantile, whose values lie within
+#'   `bounds`: `TRUE` (default) moves the private estimate into the bounds and cuts
+#'   the interval to them, as in [cr_gs()]; `FALSE` keeps the baseline as its paper
+#'   defines it (the CR paper's tables, `inst/scripts/one-shot-cr-tables.R`). Both
+#'   are post-processing of the same release, and the cut interval contains the
+#'   estimand whenever the uncut one does (the estimand lies in the bounds). An
+#'   interval that lies wholly beyond a bound, which covers no point of the bounds,
+#'   becomes that bound.
 #' @return A `"private_cr"` object (`method = "Dette-Graw"`); `center` and `radius`
 #'   are the midpoint and half-length of the (not necessarily symmetric) interval,
 #'   `estimate` is \eqn{\tilde\theta_n}; `noise` holds the scales, the rule used
@@ -143,7 +156,7 @@
 #' @export
 cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = NULL,
                           B = 500, m = NULL, bounds, level = NULL,
-                          bootstrap_noise = c("auto", "composition", "matched")) {
+                          bootstrap_noise = c("auto", "composition", "matched"), within_bounds = TRUE) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
   prob <- .baseline_prob(prob, missing(prob), estimator)
@@ -151,7 +164,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
   # B + 1 normals and B estimates are held at once.
-  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds)
+  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds, within_bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_dette_graw()")
   B <- sp$B
   n <- sp$n
@@ -173,9 +186,16 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   lower <- theta_t - q[2] / sp$tau(n); upper <- theta_t - q[1] / sp$tau(n)
   if (!is.finite(lower) || !is.finite(upper))
     .arg_fail("mu", "large enough that the noise scales of cr_dette_graw() are finite")
+  if (!is.null(sp$range)) {
+    # Post-processing: clamping to [lo, hi] moves no end past a point of it.
+    clamp <- function(v) min(max(v, sp$lower), sp$upper)
+    theta_t <- clamp(theta_t)
+    lower <- clamp(lower)
+    upper <- clamp(upper)
+  }
   .cr_zero_radius_note(upper - lower, "cr_dette_graw")
   plan <- list(n = n, m = m, B = B, mode = "wr", kappa = NA_integer_, rho = NA_real_)
-  spec <- list(name = estimator, names = sp$names, description = sp$description)
+  spec <- list(name = estimator, names = sp$names, description = sp$description, range = sp$range)
   obj <- .new_private_cr((lower + upper) / 2, (upper - lower) / 2 * sp$tau(n), sp$tau(n), alpha, plan,
                          "Dette-Graw", spec,
                          .privacy_record(mu, 0, n, "asymptotic mu-GDP only (CLT composition of Dette & Graw 2025); no finite-sample guarantee"),
@@ -247,18 +267,21 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
 #' @param B Bootstrap replicates per block (\eqn{N_{mc}}; 100 in the CR paper).
 #' @param blocks Number of blocks \eqn{s}; default \eqn{\lceil 10\log n/\varepsilon_2\rceil}.
 #' @param grid_step Grid spacing of candidate radii on the parameter scale.
+#' @param within_bounds As in [cr_dette_graw()]: `TRUE` (default) moves the
+#'   private centre into the bounds and cuts the interval to them for the mean and
+#'   the quantile; `FALSE` keeps the paper's interval about the centre.
 #' @return A `"private_cr"` object (`method = "BLBQuant"`).
 #' @examples
 #' set.seed(1)
 #' cr_blbquant(runif(2000, -1, 1), "mean", mu = 8, bounds = c(-1, 1))
 #' @export
 cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), prob = 0.5, mu, alpha = NULL,
-                        B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL) {
+                        B = 100, blocks = NULL, grid_step = NULL, bounds, level = NULL, within_bounds = TRUE) {
   cl <- match.call()
   estimator <- .match_arg(estimator)
   prob <- .baseline_prob(prob, missing(prob), estimator)
   alpha <- .cr_alpha(alpha, level)
-  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds)
+  sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 1, B_max = 1e6, bounds, within_bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_blbquant()")
   B <- sp$B
   n <- sp$n
@@ -284,7 +307,7 @@ cr_blbquant <- function(x, estimator = c("mean", "quantile", "ustat_product"), p
                     step, K, .rng_seed())
   radius <- if (r$k > 0) r$k * step else K * step
   plan <- list(n = n, m = n, B = B, mode = "blb", kappa = NA_integer_, rho = NA_real_)
-  spec <- list(name = estimator, names = sp$names, description = sp$description)
+  spec <- list(name = estimator, names = sp$names, description = sp$description, range = sp$range)
   .new_private_cr(r$center, radius * sp$tau(n), sp$tau(n), alpha, plan, "BLBQuant", spec,
                   .privacy_record(mu, 0, n, sprintf("pure (%.4g + %.4g)-DP, hence mu-GDP (Dong et al. 2022), non-asymptotic", eps_i, eps_i),
                                   list(epsilon_pure = 2 * eps_i)),

@@ -240,6 +240,7 @@ source_allow_list <- list(
   allow("cr-baselines.R", "as.integer(max(2, round(log(1 - 1 / B) / log(1 - 1 / n))))", "m of Dette & Graw from public B, n"),
   allow("cr-baselines.R", "max(sd_boot, sp$tau(n) / sp$tau(m) * sd_center)", "Dette-Graw bootstrap noise: the larger of two scales set by public n, m, B, mu and bounds"),
   allow("cr-baselines.R", "min(floor(n / 2), max(2, .blb_blocks_rule(n, eps_i)))", "number of blocks from public n and budget"),
+  allow("cr-baselines.R", "clamp <- function(v) min(max(v, sp$lower), sp$upper)", "post-processing: a released estimate and interval moved into the public bounds"),
   allow("cr-estimators.R", "max(G_loss, 1e-12)", "solver tolerance from the public Lipschitz constant"),
   allow("cr-estimators.R", "max(2L, ceiling(nn / log(nn)))", "sample sizes at which a declared sensitivity is checked (n is public)"),
   allow("cr-estimators.R", "max(f(N), own(N))", "sensitivity as a function of the size N only"),
