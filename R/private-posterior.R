@@ -418,13 +418,17 @@ posterior_draws.private_posterior <- function(fit, n = NULL, tau = NULL, ...) {
   .drop_level(a3)
 }
 
+# A non-private fit (epsilon = Inf) has no budget, and a gradient it does not
+# clip has no sensitivity: the ledger says so instead of printing the unused
+# delta and an infinite sensitivity as if they were a guarantee's terms.
 .format_ledger <- function(ledger, digits = 4L) {
-  f <- function(v) format(signif(v, digits))
-  lines <- c(sprintf("Privacy ledger: %s", ledger$method),
-             sprintf("  budget: epsilon = %s, delta = %s%s (%s neighbouring data sets)",
-                     f(ledger$epsilon), f(ledger$delta),
-                     if (!is.null(ledger$mu) && is.finite(ledger$mu)) sprintf(", mu = %s (GDP)", f(ledger$mu)) else "",
-                     if (is.null(ledger$neighbouring)) "replace-one" else ledger$neighbouring),
+  f <- function(v) ifelse(is.infinite(v), "none (not clipped)", format(signif(v, digits)))
+  budget <- if (!isTRUE(is.finite(ledger$epsilon))) "  budget: none (epsilon = Inf: a non-private fit)" else
+    sprintf("  budget: epsilon = %s, delta = %s%s (%s neighbouring data sets)",
+            f(ledger$epsilon), f(ledger$delta),
+            if (!is.null(ledger$mu) && is.finite(ledger$mu)) sprintf(", mu = %s (GDP)", f(ledger$mu)) else "",
+            if (is.null(ledger$neighbouring)) "replace-one" else ledger$neighbouring)
+  lines <- c(sprintf("Privacy ledger: %s", ledger$method), budget,
              sprintf("  calibration: %s", ledger$calibration),
              sprintf("  guarantee: %s", ledger$guarantee))
   if (!is.null(ledger$releases)) {

@@ -251,3 +251,21 @@ test_that("a chain that has not mixed says so (the ESS was only reported)", {
                bounds = list(x = c(0, 1), .response = c(0, 8)), progress = FALSE)
   expect_gte(min(g$ess), 100)
 })
+
+test_that("a non-private chain's ledger shows no budget and no sensitivity", {
+  # It printed "budget: epsilon = Inf, delta = 1e-06" and "sensitivity: all = Inf",
+  # the terms of a guarantee the chain does not have.
+  set.seed(12)
+  d <- data.frame(x = runif(200), y = rnorm(200))
+  b <- list(x = c(0, 1), .response = c(-4, 4))
+  free <- dp_sgld(y ~ x, d, loss = "huber", epsilon = Inf, bounds = b, iterations = 200, progress = FALSE)
+  out <- paste(capture.output(print(free)), collapse = "\n")
+  expect_match(out, "budget: none (epsilon = Inf: a non-private fit)", fixed = TRUE)
+  expect_match(out, "sensitivity: all = none (not clipped)", fixed = TRUE)
+  expect_no_match(out, "delta =|sensitivity: all = Inf")
+  priv <- suppressWarnings(dp_sgld(y ~ x, d, loss = "huber", epsilon = 1, delta = 1e-4, bounds = b,
+                                   iterations = 200, progress = FALSE))
+  out <- paste(capture.output(print(priv)), collapse = "\n")
+  expect_match(out, "budget: epsilon = 1, delta = 1e-04", fixed = TRUE)
+  expect_match(out, sprintf("sensitivity: all = %s", format(signif(priv$ledger$sensitivity[[1]], 4))), fixed = TRUE)
+})
