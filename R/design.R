@@ -312,6 +312,14 @@
 # for one uniform column). Without an intercept a shift would add
 # an intercept the model does not have, so columns are only divided by
 # max(|lower|, |upper|) and land in [-1, 1].
+# A centre nearer the bulk of the data than the midpoint would decorrelate a
+# skewed column from the intercept further, but keeping |z_j| <= 1 then needs
+# the larger of its two distances to the bounds as the width, which shrinks
+# the column's spread. Measured with the columns' own means as centres (an
+# oracle: those means are private), 10 releases each: wider intervals on
+# both real applications (1980 Census education at epsilon = 1, 3.75 against
+# 3.00 %/yr; natality NOSMOKE at epsilon = 4, 887 against 437 g) and no gain
+# in coverage, so the midpoint stays.
 #
 # Exclusive indicator groups (.exclusive_groups(), centred coding): each
 # column is centred at 1/k, the share of a level when the k levels are equally

@@ -9,7 +9,7 @@
 #   --sgld_iterations (paper 200000) --sgld_reps (default --reps)
 #   --methods=PGBB,DP-SGLD --out --seed --first (first run number, to add runs in batches)
 #   --paper=1 (the paper's single training) --runs, --share_partition (the
-#   pooling; see real_data_control() in quantile-app.R)
+#   pooling) --learning_rate (see real_data_control() in quantile-app.R)
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else system.file("scripts", package = "pgbb")

@@ -21,16 +21,17 @@ script_opt <- function(name, default, args = commandArgs(trailingOnly = TRUE)) {
 # coverage of rq at epsilon = 4 from 0.86 to 0.95 (inst/scripts/schedule-study.R).
 # --paper=1: the paper's own training (one run, Adam 1e-3 decayed to 1%, last
 # iterate, level-uniform clip, unit coding); --runs and --share_partition
-# override the pooling and --rate the subsampling rate. Options are read from
-# the command line.
+# override the pooling, --rate the subsampling rate and --learning_rate the
+# step. Options are read from the command line.
 real_data_control <- function(iterations) {
   paper <- script_opt("paper", 0) == 1
   extra <- list()
   rate <- script_opt("rate", 0.01)
+  step <- script_opt("learning_rate", if (paper) 1e-3 else 2e-3)
   if (!is.na(r <- script_opt("runs", NA_real_))) extra$runs <- r
   if (!is.na(sp <- script_opt("share_partition", NA_real_))) extra$share_partition <- sp == 1
   do.call(pgbb::pgbb_control, c(list(blocks = 5, rate = rate, mc = 5, iterations = iterations,
-                                     learning_rate = if (paper) 1e-3 else 2e-3, bandwidth = 0.1,
+                                     learning_rate = step, bandwidth = 0.1,
                                      draws = 2000, paper = paper), extra))
 }
 
