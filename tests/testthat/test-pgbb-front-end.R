@@ -324,3 +324,27 @@ test_that("predict() of a logistic fit gives log-odds by default and probabiliti
             progress = FALSE, control = pgbb_control(iterations = 100, runs = 2, hidden = 4, draws = 100))
   expect_identical(predict(h, nd, type = "response"), predict(h, nd))
 })})
+
+test_that("a mean's draws, estimate and interval stay within the response's bounds", { quiet_noise({
+  # Every record at the lower bound 0, so the mean is 0. The training box is
+  # [-2, 3] (.default_box()) and the pooled noise error a t, so without the
+  # move some draws fall below 0: the coded-scale draws of pgbb_fit(), pooled
+  # from the same runs, show it (asserted below, so the test can fail).
+  d <- data.frame(y = rep(0, 500))
+  left <- FALSE
+  for (s in 1:3) {
+    set.seed(s)
+    g <- pgbb(y ~ 1, data = d, loss = "mean", epsilon = 0.5, delta = 1e-4, bounds = list(.response = c(0, 1)),
+              control = pgbb_control(iterations = 600), progress = FALSE)
+    left <- left || any(g$fit$draws < 0)
+    expect_true(all(g$draws >= 0 & g$draws <= 1))
+    expect_true(coef(g) >= 0 && coef(g) <= 1)
+    ci <- confint(g)
+    expect_true(ci[1, 1] >= 0 && ci[1, 2] <= 1)
+    expect_true(all(posterior_draws(g, n = 300) >= 0))
+  }
+  expect_true(left)
+  # The move itself: each draw to the nearest bound, the names kept.
+  a <- array(c(-1, 0.5, 2), c(3, 1, 1), list(NULL, "mean", "estimate"))
+  expect_identical(pgbb:::.draws_within(a, c(0, 1)), array(c(0, 0.5, 1), c(3, 1, 1), dimnames(a)))
+})})
