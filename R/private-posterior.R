@@ -422,7 +422,8 @@ posterior_draws.private_posterior <- function(fit, n = NULL, tau = NULL, ...) {
 # clip has no sensitivity: the ledger says so instead of printing the unused
 # delta and an infinite sensitivity as if they were a guarantee's terms.
 .format_ledger <- function(ledger, digits = 4L) {
-  f <- function(v) ifelse(is.infinite(v), "none (not clipped)", format(signif(v, digits)))
+  f <- function(v) format(signif(v, digits))
+  f_sens <- function(v) ifelse(is.infinite(v), "none (not clipped)", f(v))
   budget <- if (!isTRUE(is.finite(ledger$epsilon))) "  budget: none (epsilon = Inf: a non-private fit)" else
     sprintf("  budget: epsilon = %s, delta = %s%s (%s neighbouring data sets)",
             f(ledger$epsilon), f(ledger$delta),
@@ -435,13 +436,13 @@ posterior_draws.private_posterior <- function(fit, n = NULL, tau = NULL, ...) {
     r <- ledger$releases
     tab <- vapply(seq_len(nrow(r)), function(i)
       sprintf("    %-22s dim %-4d sensitivity %-11s epsilon %-9s delta %-10s noise sd %-10s%s",
-              r$release[i], as.integer(r$dimension[i]), f(r$sensitivity[i]), f(r$epsilon[i]),
+              r$release[i], as.integer(r$dimension[i]), f_sens(r$sensitivity[i]), f(r$epsilon[i]),
               f(r$delta[i]), f(r$noise_sd[i]),
               if (is.null(r$exact_delta)) "" else sprintf(" exact delta %s", f(r$exact_delta[i]))), "")
     lines <- c(lines, "  releases:", tab)
   } else {
     lines <- c(lines, sprintf("  sensitivity: %s; noise sd: %s",
-                              paste(sprintf("%s = %s", names(ledger$sensitivity), f(ledger$sensitivity)), collapse = ", "),
+                              paste(sprintf("%s = %s", names(ledger$sensitivity), f_sens(ledger$sensitivity)), collapse = ", "),
                               paste(sprintf("%s = %s", names(ledger$noise_scale), f(ledger$noise_scale)), collapse = ", ")))
   }
   if (!is.null(ledger$note)) lines <- c(lines, paste0("  note: ", ledger$note))
