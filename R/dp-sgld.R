@@ -169,7 +169,7 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   if (progress) bar <- .progress_start(total, "DP-SGLD")
   every <- as.integer(max(1, min(5000, ceiling(iterations / 100))))
   draws <- array(NA_real_, c(kept, length(prob$names), M),
-                 list(NULL, prob$names, if (loss == "quantile") as.character(levels) else "estimate"))
+                 list(NULL, prob$names, if (loss == "quantile") .tau_labels(levels) else "estimate"))
   for (k in seq_len(M)) {
     if (progress) tick <- local({
       off <- (k - 1) * iterations
@@ -340,7 +340,7 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   flat <- if (M == 1L) matrix(draws[, , 1L], nrow = dim(draws)[1L], dimnames = list(NULL, dimnames(draws)[[2L]]))
           else do.call(cbind, lapply(seq_len(M), function(k) {
             d <- matrix(draws[, , k], nrow = dim(draws)[1L])
-            colnames(d) <- sprintf("%s [tau=%s]", dimnames(draws)[[2L]], labs[k])
+            colnames(d) <- sprintf("%s [%s]", dimnames(draws)[[2L]], labs[k])
             d
           }))
   lev_names <- if (loss == "quantile") sprintf("tau=%s", labs) else "all"

@@ -701,7 +701,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
 # pooled (post-processing). `labels` name the level slices.
 .pgbb_draws <- function(inner, design, loss, n, tau, labels, per_run = NULL) {
   if (is.null(per_run)) per_run <- .run_draws(inner, n, .draw_levels(inner, tau))
-  lab <- if (loss == "quantile") as.character(labels) else "estimate"
+  lab <- if (loss == "quantile") .tau_labels(labels) else "estimate"
   mapped <- lapply(per_run, function(a) {
     o <- .to_original_units(a, design, loss)
     dimnames(o)[[3L]] <- lab

@@ -196,8 +196,7 @@
   v <- variability[variability$between > variability$within, , drop = FALSE]
   if (!nrow(v)) return(invisible(character(0)))
   no_level <- is.na(v$level) | v$level == "estimate"
-  # pgbb_fit() labels its levels "tau=0.1" (its draws' dimnames), pgbb() "0.1".
-  lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", .tau_label_value(v$level), ")")))
+  lab <- unique(ifelse(no_level, v$term, paste0(v$term, " (tau = ", v$level, ")")))
   source <- if (private) "the privacy noise and the optimiser's error" else
     "the optimiser's error (no privacy noise was added)"
   helps <- if (private) "A larger 'epsilon', more records, fewer columns or more iterations per training" else

@@ -85,8 +85,10 @@ posterior_draws.pgbb_fit <- function(fit, n = 2000, tau = NULL, ...) {
   list(draws = .drop_level(pooled$draws), runs = per_run, variability = pooled$variability)
 }
 
-.tau_labels <- function(tau) paste0("tau=", format(tau, trim = TRUE))
+# The one label of a quantile level in every fit's draws, coefficients and
+# intervals (the level slices of [draw, term, level] arrays): "0.1", "0.25".
+.tau_labels <- function(tau) as.character(tau)
 
-# A level label without its "tau=" prefix (.tau_labels(), or a user's
-# "tau = 0.25"): "0.1" stays "0.1", "tau=0.1" becomes "0.1".
+# A level label without a "tau=" prefix (a reference's "tau= 0.25", as
+# quantreg labels its levels): "0.1" stays "0.1", "tau= 0.1" becomes "0.1".
 .tau_label_value <- function(label) sub("^\\s*tau\\s*=\\s*", "", label)

@@ -20,9 +20,9 @@ test_that("bayesian_bootstrap() and blocked_bootstrap() label each tau by its ow
                  function(tau) { set.seed(3); blocked_bootstrap(z, y, loss = "quantile", draws = 20, blocks = 5,
                                                                 tau = tau, partition = rep(1:5, 30)) })) {
     down <- f(c(0.9, 0.1))
-    expect_equal(down$draws[, , "tau=0.9"], f(0.9)$draws)
-    expect_equal(down$draws[, , "tau=0.1"], f(0.1)$draws)
-    expect_gt(mean(down$draws[, 1, "tau=0.9"]), mean(down$draws[, 1, "tau=0.1"]) + 1)
+    expect_equal(down$draws[, , "0.9"], f(0.9)$draws)
+    expect_equal(down$draws[, , "0.1"], f(0.1)$draws)
+    expect_gt(mean(down$draws[, 1, "0.9"]), mean(down$draws[, 1, "0.1"]) + 1)
   }
 })
 
@@ -57,7 +57,8 @@ test_that("bootstrap methods refuse unknown arguments, give nobs(), and print a 
   y <- rnorm(80)
   bb <- bayesian_bootstrap(matrix(1, 80, 1, dimnames = list(NULL, "(Intercept)")), y, loss = "quantile",
                            tau = c(0.25, 0.5), draws = 20)
-  expect_output(print(bb), "tau=0.25")
+  expect_output(print(bb), "0.25")
+  expect_identical(colnames(coef(bb)), c("0.25", "0.5"))
   expect_identical(nobs(bb), 80L)
   expect_error(coef(bb, tau = 0.5), "unknown argument 'tau'")
   expect_error(vcov(bb, tau = 0.5), "unknown argument 'tau'")

@@ -157,7 +157,8 @@ test_that("several levels give a draws x p x levels array with shared weights", 
   expect_true(all(bb$draws[, 1, 2] > bb$draws[, 1, 1]))
   expect_equal(dim(coef(bb)), c(2L, 2L))
   expect_equal(dim(confint(bb)), c(2L, 2L, 2L))
-  expect_output(print(bb), "tau=0.25")
+  expect_output(print(bb), "0.25")
+  expect_identical(colnames(coef(bb)), c("0.25", "0.75"))
 })
 
 test_that("exact bootstraps check their arguments", {

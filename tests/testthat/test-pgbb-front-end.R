@@ -61,8 +61,8 @@ test_that("pgbb_fit keeps the user's level order and permutes tau_prob with it",
   expect_identical(b$tau, c(0.8, 0.2))
   expect_identical(b$tau_prob, c(0.1, 0.9))
   expect_identical(a$generator$layers, b$generator$layers)
-  expect_identical(b$draws[, , "tau=0.8"], a$draws[, , "tau=0.8"])
-  expect_identical(dimnames(b$draws)[[3L]], c("tau=0.8", "tau=0.2"))
+  expect_identical(b$draws[, , "0.8"], a$draws[, , "0.8"])
+  expect_identical(dimnames(b$draws)[[3L]], c("0.8", "0.2"))
   # Weights that do not follow their levels train a different generator.
   c2 <- run(c(0.8, 0.2), c(0.9, 0.1))
   expect_false(identical(a$generator$layers, c2$generator$layers))

@@ -274,3 +274,27 @@ test_that("an interval whose level needs more draws than the fit holds says it i
   # One draw gives a zero-width interval: never silently.
   expect_warning(pgbb:::.draws_interval(m[1, , drop = FALSE], NULL, 0.9), class = "pgbb_few_draws")
 })
+
+test_that("every front end labels its quantile levels alike, so their coefficients line up", {
+  # pgbb_fit() and the bootstraps once labelled a level "tau=0.25" where pgbb(),
+  # dp_sgld() and pgbb_reference() said "0.25", so coef(a)[, "0.25"] worked for one
+  # fit and failed for the next.
+  fits <- pp_fits()
+  X <- cbind("(Intercept)" = 1, x = pp_data$x)
+  direct <- quiet_noise(pgbb_fit(X, pp_data$y, loss = "quantile", tau = c(0.25, 0.75), epsilon = 4,
+                                 x_bounds = list(lower = c(1, -1), upper = c(1, 1)), y_bounds = c(-4, 6),
+                                 box = c(-20, 20), blocks = 10, iterations = 60, hidden = 4, draws = 50,
+                                 progress = FALSE))
+  bb <- bayesian_bootstrap(X, pp_data$y, loss = "quantile", tau = c(0.25, 0.75), draws = 20)
+  ref <- pgbb_reference(y ~ x, pp_data, tau = c(0.25, 0.75))
+  want <- c("0.25", "0.75")
+  for (f in list(fits$sgld, direct, bb)) {
+    expect_identical(colnames(coef(f)), want)
+    # (these tiny fits' intervals warn that they are too narrow; only the labels matter here)
+    expect_identical(dimnames(suppressWarnings(confint(f)))[[3L]], want)
+  }
+  expect_identical(colnames(coef(fits$pgbb_joint)), c("0.25", "0.5", "0.75"))
+  expect_identical(colnames(ref$coefficients), want)
+  expect_identical(colnames(as.matrix(direct))[1:2], c("(Intercept) [0.25]", "x [0.25]"))
+  expect_identical(colnames(as.matrix(fits$sgld)), colnames(as.matrix(direct)))
+})
