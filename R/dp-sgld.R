@@ -48,7 +48,12 @@
 #' count to the analyst; it is not part of the release), and the draws are mapped back to
 #' the original units. For `loss = "mean"` (formula `y ~ 1`) the response is clipped to
 #' `bounds$.response` and the loss is the Gaussian negative log-likelihood
-#' \eqn{(y - \mu)^2 / (2\,\mathrm{scale}^2)} in the original units.
+#' \eqn{(y - \mu)^2 / (2\,\mathrm{scale}^2)} in the original units. The mean
+#' of the clipped response lies in those bounds but the chain need not (where the
+#' privacy noise is large most of its draws lie beyond them), so the released draws
+#' are each moved to the nearest bound and the estimate is the chain's mean moved
+#' likewise (post-processing; never further from the mean it estimates than the
+#' unmoved one). The effective sample sizes are those of the chain.
 #'
 #' @param x A model formula (the formula method); a numeric matrix or data frame
 #'   of covariates (the matrix method, with `y`: it fits `.response ~ <the
@@ -185,9 +190,12 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   ess <- apply(draws, c(2L, 3L), .chain_ess)
   if (!is.matrix(ess)) ess <- matrix(ess, ncol = M, dimnames = dimnames(draws)[2:3])
   .sgld_warn_mixing(ess, kept)
-  .new_dp_sgld(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
+  # The mean lies in the response's bounds; the chain's draws need not
+  # (?dp_sgld, 'Public bounds'). The effective sample sizes are those of the chain.
+  within <- if (loss == "mean") .location_release(draws, design$y_bounds)
+  .new_dp_sgld(within$draws %||% draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
                list(omega = omega, iterations = iterations, rate = rate, step = step,
-                    decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept))
+                    decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept), within)
 }
 
 # The loss and accountant settings dp_sgld() takes in `...` (their names were
@@ -334,7 +342,8 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   n / max(tau_int, 1 / n)
 }
 
-.new_dp_sgld <- function(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob, schedule) {
+.new_dp_sgld <- function(draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob, schedule,
+                         within = NULL) {
   labs <- dimnames(draws)[[3L]]
   M <- length(labs)
   flat <- if (M == 1L) matrix(draws[, , 1L], nrow = dim(draws)[1L], dimnames = list(NULL, dimnames(draws)[[2L]]))
@@ -371,6 +380,7 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
                    format(schedule$iterations), format(schedule$kept), if (M > 1L) " per level" else "")
   .new_private_posterior(flat, ledger, "dp_sgld", title, call = .release_call(cl, "dp_sgld"), loss = loss, tau = tau, n = n,
                          coefnames = dimnames(draws)[[2L]], draw_array = draws, ess = ess,
+                         estimate = within$estimate, range = within$range,
                          details = list(schedule = schedule, clip = clips, sigma = cal$sigma,
                                         multiplier = cal$multiplier, order = cal$order,
                                         loss_settings = .loss_settings(prob$spec),

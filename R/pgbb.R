@@ -42,8 +42,9 @@
 #' in the slopes' and the scale's upper limits becomes \eqn{\max(w, |c|, |d|)}. For `loss = "mean"` the box is the response range
 #' widened by `k w` on both sides, and the draws are then moved into the
 #' response's bounds, where the mean of the clipped response lies
-#' (post-processing: each draw beyond a bound becomes that bound, so the
-#' estimate lies in the bounds and an interval is cut to them); for
+#' (post-processing: each draw beyond a bound becomes that bound, and so does
+#' the estimate, the pooled draws' mean, if it lies beyond one; an interval is
+#' cut to them); for
 #' `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #' The output map squashes the outer 5% of the box on each side; when more than
@@ -687,7 +688,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   fit$run_draws <- NULL
   if (ev$variability$runs[1L] > 1L) .warn_noise_dominates(ev$variability, private = private)
   structure(list(call = .release_call(cl, "pgbb"), loss = loss, tau = tau, n = nrow(design$Z),
-                 coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, ledger = fit$ledger,
+                 coefnames = dimnames(ev$draws)[[2L]], draws = ev$draws, estimate = ev$estimate,
+                 range = ev$range, ledger = fit$ledger,
                  variability = ev$variability,
                  private = private, fit = fit, design = design[c("cb", "maps", "y_bounds", "y_shift", "y_unit", "intercept", "coefnames",
                                                  "bounds_from_data")],
@@ -708,23 +710,9 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     o
   })
   pooled <- .pool_runs(mapped, shared = isTRUE(inner$shared_partition), blocks = inner$ledger$blocks)
-  if (loss == "mean") pooled$draws <- .draws_within(pooled$draws, design$y_bounds)
+  # The variability table describes the draws before they are moved.
+  if (loss == "mean") pooled[c("draws", "estimate", "range")] <- .location_release(pooled$draws, design$y_bounds)
   pooled
-}
-
-# The mean of a response clipped to its public bounds lies in them, while the
-# parameter box the generator is trained in is wider (.default_box()) and the
-# pooled noise error is a t: draws may leave the bounds where the privacy
-# noise is large. Moving each draw to the nearest bound is post-processing.
-# A sample quantile of the moved draws is the old one moved likewise, except
-# where it interpolates between a moved and an unmoved draw, where it moves
-# less than one gap between two adjacent draws further in: an interval keeps
-# every point of the bounds it held beyond that gap. The estimate (the draws'
-# mean) lies in the bounds. The variability table describes the draws before
-# the move.
-.draws_within <- function(draws, bounds) {
-  draws[] <- pmin(pmax(draws, bounds[1L]), bounds[2L])
-  draws
 }
 
 #' @rdname posterior_draws

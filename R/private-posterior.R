@@ -18,6 +18,11 @@
 #             the method's own reported interval at `level`.
 #   level     confidence / credible level of `interval` (default 0.95).
 #   estimate  optional named point estimate (else the means of the draws).
+#   range     optional terms x 2 matrix (columns lower, upper; rows named by
+#             term) of public bounds the estimand lies in (the mean of a
+#             response clipped to its bounds): the front end has moved the
+#             draws and the estimate into it (.location_release()), and
+#             normal-approximation limits are cut to it.
 #   se        optional named standard errors (else the sds of the draws).
 #   n         (or details$n) the number of records.
 #   ledger    the privacy ledger; `ledger$method` names the method. For the
@@ -36,10 +41,10 @@
 # (DP-Bootstrap); every table below then uses the override.
 
 .new_private_posterior <- function(draws, ledger, class, title, interval = NULL, level = 0.95,
-                                   estimate = NULL, se = NULL, ...) {
+                                   estimate = NULL, se = NULL, range = NULL, ...) {
   ledger$randomness <- ledger[["randomness"]] %||% .noise_source()
   obj <- structure(c(list(draws = draws, interval = interval, level = level, estimate = estimate,
-                          se = se, ledger = ledger, title = title), list(...)),
+                          se = se, range = range, ledger = ledger, title = title), list(...)),
                    class = c(class, "private_posterior"))
   .validate_private_posterior(obj)
 }
@@ -105,6 +110,44 @@
 }
 
 ## ---- Summaries of draws, written once ---------------------------------------
+
+# The release of a location parameter whose estimand lies in the public
+# `bounds` (the mean of a response clipped to them), when the draws need not:
+# the privacy noise, a parameter box wider than the bounds (.default_box()) or
+# the t tails of pooled runs put draws beyond them. Each draw is moved to the
+# nearest bound, and so is the estimate, the mean of the draws as released:
+# post-processing both. The estimate is moved after averaging, not averaged
+# after moving, because moving a point onto an interval never takes it further
+# from any point of the interval, so the moved estimate is never further from
+# the estimand than the unmoved mean; the mean of moved draws has no such
+# guarantee and is pulled towards the middle of the range when most draws lie
+# beyond one bound (dp_sgld(loss = "mean") for the share of smokers in the
+# natality births, n = 2,000, eps = 1, 40 subsamples: 87% of the draws beyond
+# [0, 1]; mean absolute error 0.035 moved after averaging, 0.388 averaged
+# after moving). A type-7 sample quantile of the moved draws is the old one
+# moved likewise, except where it interpolates between a moved and an unmoved
+# draw, where it moves less than one gap between adjacent draws further in:
+# an interval keeps every point of the bounds it held beyond that gap.
+# Returns the moved draws (same shape), the estimate (named vector for one
+# level, else terms x levels) and the `range` of the contract.
+.location_release <- function(draws, bounds) {
+  a <- .as_level_array(draws)
+  est <- apply(a, c(2L, 3L), mean)
+  est[] <- pmin(pmax(est, bounds[1L]), bounds[2L])
+  draws[] <- pmin(pmax(draws, bounds[1L]), bounds[2L])
+  terms <- dimnames(a)[[2L]]
+  list(draws = draws,
+       estimate = if (ncol(est) == 1L) stats::setNames(est[, 1L], terms) else est,
+       range = matrix(bounds, length(terms), 2L, byrow = TRUE, dimnames = list(terms, c("lower", "upper"))))
+}
+
+# Limits (terms x 2 x levels) cut to a fit's `range`, if it has one.
+.limits_within <- function(ci, range) {
+  if (is.null(range)) return(ci)
+  for (term in intersect(rownames(range), dimnames(ci)[[1L]]))
+    ci[term, , ] <- pmin(pmax(ci[term, , ], range[term, 1L]), range[term, 2L])
+  ci
+}
 
 # Summaries of a draws matrix (draws x parameters) or array (draws x
 # parameters x levels); also used by the non-private bootstrap draws.
@@ -200,6 +243,7 @@
     s <- if (is.null(v)) sdv else v$total
     ci[, 1L, ] <- est - q * s
     ci[, 2L, ] <- est + q * s
+    ci <- .limits_within(ci, x$range)
   }
   out <- data.frame(method = .pp_method(x), term = rep(terms, times = L),
                     tau = rep(.pp_tau(x), each = p), estimate = as.vector(est), sd = as.vector(sdv),

@@ -31,3 +31,17 @@ fixed_key <- function(k) as.numeric(k + 0:7)
 eval_generator <- function(generator, layers, U, tau) {
   pgbb:::cpp_generator_eval(generator, list(layers), U, tau, 1L)[[1L]]
 }
+
+# Temporarily replaces an internal function of the installed package (what
+# testthat::local_mocked_bindings does in testthat >= 3.1.7), restoring it on exit.
+with_pgbb_binding <- function(name, value, code) {
+  ns <- asNamespace("pgbb")
+  old <- get(name, envir = ns, inherits = FALSE)
+  unlockBinding(name, ns)
+  assign(name, value, envir = ns)
+  on.exit({
+    assign(name, old, envir = ns)
+    lockBinding(name, ns)
+  }, add = TRUE)
+  force(code)
+}

@@ -57,20 +57,6 @@ test_that("audit_privacy validates its arguments", {
 # fails a fixed-seed audit with probability at most 5%; the seeds are fixed, so the
 # tests are deterministic.
 
-# Temporarily replaces an internal function of the installed package (what
-# testthat::local_mocked_bindings does in testthat >= 3.1.7), restoring it on exit.
-with_pgbb_binding <- function(name, value, code) {
-  ns <- asNamespace("pgbb")
-  old <- get(name, envir = ns, inherits = FALSE)
-  unlockBinding(name, ns)
-  assign(name, value, envir = ns)
-  on.exit({
-    assign(name, old, envir = ns)
-    lockBinding(name, ns)
-  }, add = TRUE)
-  force(code)
-}
-
 audit_delta <- 1e-5
 
 test_that("CR-GS: the audited epsilon stays below the claim; 10x too little noise is caught", {

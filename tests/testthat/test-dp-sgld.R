@@ -269,3 +269,33 @@ test_that("a non-private chain's ledger shows no budget and no sensitivity", {
   expect_match(out, "budget: epsilon = 1, delta = 1e-04", fixed = TRUE)
   expect_match(out, sprintf("sensitivity: all = %s", format(signif(priv$ledger$sensitivity[[1]], 4))), fixed = TRUE)
 })
+
+test_that("dp_sgld(loss = 'mean') releases draws, estimate and intervals within the response's bounds", {
+  # A share at n = 500, eps = 0.5: the chain wanders far beyond [0, 1] (asserted
+  # on the chain's own draws below, so the test can fail), while the mean it
+  # estimates lies in [0, 1].
+  set.seed(41)
+  d <- data.frame(y = rbinom(500, 1, 0.06))
+  f <- suppressWarnings(dp_sgld(y ~ 1, d, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
+                                iterations = 4000, progress = FALSE))
+  expect_true(all(as.matrix(f) >= 0 & as.matrix(f) <= 1))
+  expect_true(coef(f) >= 0 && coef(f) <= 1)
+  ci <- confint(f)
+  expect_true(ci[1, 1] >= 0 && ci[1, 2] <= 1)
+  expect_true(all(posterior_draws(f) >= 0 & posterior_draws(f) <= 1))
+  s <- as.data.frame(f)
+  expect_true(s$lower >= 0 && s$upper <= 1)
+  expect_identical(f$range, matrix(c(0, 1), 1, 2, dimnames = list("mean", c("lower", "upper"))))
+  # The same seed without the move: the chain itself leaves the bounds, the
+  # released draws are its draws moved to the nearest bound, and the estimate
+  # is the chain's mean moved likewise (not the mean of the moved draws).
+  set.seed(41)
+  d2 <- data.frame(y = rbinom(500, 1, 0.06))
+  chain <- with_pgbb_binding(".location_release", function(draws, bounds) NULL,
+    suppressWarnings(dp_sgld(y ~ 1, d2, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
+                             iterations = 4000, progress = FALSE)))
+  expect_gt(mean(as.matrix(chain) < 0 | as.matrix(chain) > 1), 0.5)
+  expect_identical(as.matrix(f), pmin(pmax(as.matrix(chain), 0), 1))
+  expect_identical(coef(f), pmin(pmax(coef(chain), 0), 1))
+  expect_true(coef(f) != mean(as.matrix(f)))
+})

@@ -342,9 +342,30 @@ test_that("a mean's draws, estimate and interval stay within the response's boun
     ci <- confint(g)
     expect_true(ci[1, 1] >= 0 && ci[1, 2] <= 1)
     expect_true(all(posterior_draws(g, n = 300) >= 0))
+    nl <- summary(g, type = "normal")$coefficients[[1L]]
+    expect_true(nl[1, "lower"] >= 0 && nl[1, "upper"] <= 1)
   }
   expect_true(left)
-  # The move itself: each draw to the nearest bound, the names kept.
-  a <- array(c(-1, 0.5, 2), c(3, 1, 1), list(NULL, "mean", "estimate"))
-  expect_identical(pgbb:::.draws_within(a, c(0, 1)), array(c(0, 0.5, 1), c(3, 1, 1), dimnames(a)))
 })})
+
+test_that(".location_release() moves the draws and the estimate, the estimate after averaging", {
+  # Most draws beyond the upper bound: the mean of the draws as released (1.125)
+  # moves to 1, while the mean of the moved draws (0.625) would be pulled
+  # towards the middle; the draws themselves go to the nearest bound.
+  a <- array(c(-1, 0.5, 2, 3), c(4, 1, 1), list(NULL, "mean", "estimate"))
+  r <- pgbb:::.location_release(a, c(0, 1))
+  expect_identical(r$draws, array(c(0, 0.5, 1, 1), c(4, 1, 1), dimnames(a)))
+  expect_identical(r$estimate, c(mean = 1))
+  expect_identical(r$range, matrix(c(0, 1), 1, 2, dimnames = list("mean", c("lower", "upper"))))
+  # Within the bounds nothing moves.
+  inside <- array(c(0.2, 0.4, 0.9), c(3, 1, 1), list(NULL, "mean", "estimate"))
+  expect_identical(pgbb:::.location_release(inside, c(0, 1))$draws, inside)
+  expect_equal(pgbb:::.location_release(inside, c(0, 1))$estimate, c(mean = 0.5))
+  # Several levels: one estimate per level; limits are cut term by term.
+  b <- array(c(-3, -1, 0.5, 0.7), c(2, 1, 2), list(NULL, "mean", c("0.25", "0.75")))
+  expect_equal(pgbb:::.location_release(b, c(0, 1))$estimate,
+               matrix(c(0, 0.6), 1, 2, dimnames = list("mean", c("0.25", "0.75"))), tolerance = 1e-15)
+  ci <- array(c(-0.5, 2, 0.1, 0.3), c(1, 2, 2), list("mean", c("2.5 %", "97.5 %"), NULL))
+  expect_identical(unname(pgbb:::.limits_within(ci, r$range)[1, , ]), matrix(c(0, 1, 0.1, 0.3), 2))
+  expect_identical(pgbb:::.limits_within(ci, NULL), ci)
+})
