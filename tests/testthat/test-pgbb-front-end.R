@@ -327,7 +327,7 @@ test_that("predict() of a logistic fit gives log-odds by default and probabiliti
 
 test_that("a mean's draws, estimate and interval stay within the response's bounds", { quiet_noise({
   # Every record at the lower bound 0, so the mean is 0. The training box is
-  # [-2, 3] (.default_box()) and the pooled noise error a t, so without the
+  # [-0.1, 1.1] (.default_box(), k = 0.1) and the pooled noise error a t, so without the
   # move some draws fall below 0: the coded-scale draws of pgbb_fit(), pooled
   # from the same runs, show it (asserted below, so the test can fail).
   d <- data.frame(y = rep(0, 500))
@@ -368,4 +368,28 @@ test_that(".location_release() moves the draws and the estimate, the estimate af
   ci <- array(c(-0.5, 2, 0.1, 0.3), c(1, 2, 2), list("mean", c("2.5 %", "97.5 %"), NULL))
   expect_identical(unname(pgbb:::.limits_within(ci, r$range)[1, , ]), matrix(c(0, 1, 0.1, 0.3), 2))
   expect_identical(pgbb:::.limits_within(ci, NULL), ci)
+})
+
+test_that("the mean's default box is its bounds widened by 0.1 of their width; other losses keep k = 2", {
+  # The box sets the gradient bound, so a mean trained in the k = 2 box had three
+  # times the noise the k = 0.1 box needs (?pgbb_control, 'box_scale').
+  set.seed(5)
+  d <- data.frame(y = rbinom(300, 1, 0.3), x = runif(300))
+  ctl <- pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50)
+  m <- quiet_noise(pgbb(y ~ 1, d, loss = "mean", epsilon = 1, bounds = list(.response = c(0, 1)),
+                        control = ctl, progress = FALSE))
+  expect_equal(as.vector(m$fit$box), c(-0.1, 1.1))
+  wide <- quiet_noise(pgbb(y ~ 1, d, loss = "mean", epsilon = 1, bounds = list(.response = c(0, 1)),
+                           control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50,
+                                                  box_scale = 2), progress = FALSE))
+  expect_equal(as.vector(wide$fit$box), c(-2, 3))
+  expect_equal(wide$fit$ledger$clip / m$fit$ledger$clip, 3 / 1.1)
+  q <- quiet_noise(pgbb(y ~ x, d, loss = "quantile", epsilon = 1, bounds = list(x = c(0, 1), .response = c(0, 1)),
+                        control = ctl, progress = FALSE))
+  q2 <- quiet_noise(pgbb(y ~ x, d, loss = "quantile", epsilon = 1, bounds = list(x = c(0, 1), .response = c(0, 1)),
+                         control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50, box_scale = 2),
+                         progress = FALSE))
+  expect_identical(q$fit$box, q2$fit$box)
+  expect_output(print(pgbb_control()), "0.1 for loss")
+  expect_error(pgbb_control(box_scale = 0), "box_scale")
 })
