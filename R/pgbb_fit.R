@@ -545,12 +545,13 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   worst <- apply(share, 1L, max)
   bad <- which(worst > limit)
   if (length(bad) == 0L) return(invisible(FALSE))
-  warning(sprintf(paste0(
+  warning(warningCondition(sprintf(paste0(
     "%.0f%% of the posterior draws of %s lie in the outer 5%% of the parameter box, where the ",
     "generator's output is squashed to stay inside it: the intervals there reflect the box, not ",
     "the data. Declare a wider public box ('box' of pgbb_fit(); 'box' or 'box_scale' of ",
     "pgbb_control() for pgbb()). The shares are in $box_share."),
-    100 * max(worst[bad]), paste0("'", names(worst)[bad], "'", collapse = ", ")), call. = FALSE)
+    100 * max(worst[bad]), paste0("'", names(worst)[bad], "'", collapse = ", ")),
+    class = "pgbb_box_shoulders"))
   invisible(TRUE)
 }
 

@@ -393,3 +393,29 @@ test_that("the mean's default box is its bounds widened by 0.1 of their width; o
   expect_output(print(pgbb_control()), "0.1 for loss")
   expect_error(pgbb_control(box_scale = 0), "box_scale")
 })
+
+test_that("a mean's box-shoulder warning is muffled only where the shoulders lie beyond the bounds", {
+  # A share near the lower bound at a small epsilon: many draws fall below 0,
+  # into the lower shoulder of the default box [-0.1, 1.1] (asserted on
+  # $box_share, so the test can fail). They are moved onto 0 when released,
+  # whatever the squash did to them, so the warning would be noise there.
+  set.seed(8)
+  d <- data.frame(y = rbinom(500, 1, 0.05))
+  ctl <- pgbb_control(iterations = 2000, hidden = c(8, 8), draws = 400)
+  f <- withCallingHandlers(
+    pgbb(y ~ 1, d, loss = "mean", epsilon = 0.25, bounds = list(.response = c(0, 1)), control = ctl,
+         progress = FALSE),
+    warning = function(w) if (!inherits(w, "pgbb_box_shoulders")) invokeRestart("muffleWarning"))
+  expect_gt(max(f$fit$box_share), 0.01)
+  # With k = 0.02 the shoulders reach into [0, 1]: there the squash shapes
+  # released draws, and the warning stands.
+  expect_warning(
+    withCallingHandlers(
+      pgbb(y ~ 1, d, loss = "mean", epsilon = 0.25, bounds = list(.response = c(0, 1)),
+           control = pgbb_control(iterations = 2000, hidden = c(8, 8), draws = 400, box_scale = 0.02),
+           progress = FALSE),
+      warning = function(w) if (!inherits(w, "pgbb_box_shoulders")) invokeRestart("muffleWarning")),
+    class = "pgbb_box_shoulders")
+  expect_true(pgbb:::.shoulders_beyond(matrix(c(-0.1, 1.1), 1), c(0, 1)))
+  expect_false(pgbb:::.shoulders_beyond(matrix(c(-0.02, 1.02), 1), c(0, 1)))
+})
