@@ -49,10 +49,11 @@
 #' the original units. For `loss = "mean"` (formula `y ~ 1`) the response is clipped to
 #' `bounds$.response` and the loss is the Gaussian negative log-likelihood
 #' \eqn{(y - \mu)^2 / (2\,\mathrm{scale}^2)} in the original units. The mean
-#' of the clipped response lies in those bounds but the chain need not (where the
+#' of the clipped response lies in those bounds, and so does the intercept of an
+#' intercept-only quantile or Huber fit (`y ~ 1`), but the chain need not (where the
 #' privacy noise is large most of its draws lie beyond them), so the released draws
-#' are each moved to the nearest bound and the estimate is the chain's mean moved
-#' likewise (post-processing; never further from the mean it estimates than the
+#' of such a location are each moved to the nearest bound and the estimate is the chain's mean moved
+#' likewise (post-processing; never further from the location it estimates than the
 #' unmoved one). The effective sample sizes are those of the chain.
 #'
 #' @param x A model formula (the formula method); a numeric matrix or data frame
@@ -190,9 +191,10 @@ dp_sgld.formula <- function(formula, data, loss = c("quantile", "huber", "mean",
   ess <- apply(draws, c(2L, 3L), .chain_ess)
   if (!is.matrix(ess)) ess <- matrix(ess, ncol = M, dimnames = dimnames(draws)[2:3])
   .sgld_warn_mixing(ess, kept)
-  # The mean lies in the response's bounds; the chain's draws need not
+  # A location of the response lies in its bounds; the chain's draws need not
   # (?dp_sgld, 'Public bounds'). The effective sample sizes are those of the chain.
-  within <- if (loss == "mean") .location_release(draws, design$y_bounds)
+  loc <- .location_terms(design, loss)
+  within <- if (!is.null(loc)) .location_release(draws, design$y_bounds, loc)
   .new_dp_sgld(within$draws %||% draws, ess, cl, loss, tau, n, epsilon, delta, cal, clips, prob,
                list(omega = omega, iterations = iterations, rate = rate, step = step,
                     decay = 1 / 3, burn_in = burn_in, thin = thin, kept = kept), within)

@@ -55,7 +55,9 @@
 #' response's bounds, where the mean of the clipped response lies
 #' (post-processing: each draw beyond a bound becomes that bound, and so does
 #' the estimate, the pooled draws' mean, if it lies beyond one; an interval is
-#' cut to them); for
+#' cut to them). The intercept of an intercept-only quantile or Huber fit
+#' (`y ~ 1`), a quantile or M-estimate of the clipped response, lies in the
+#' bounds too and is moved likewise (its box keeps `k`). For
 #' `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #' The output map squashes the outer 5% of the box on each side; when more than
@@ -744,7 +746,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   })
   pooled <- .pool_runs(mapped, shared = isTRUE(inner$shared_partition), blocks = inner$ledger$blocks)
   # The variability table describes the draws before they are moved.
-  if (loss == "mean") pooled[c("draws", "estimate", "range")] <- .location_release(pooled$draws, design$y_bounds)
+  if (!is.null(loc <- .location_terms(design, loss)))
+    pooled[c("draws", "estimate", "range")] <- .location_release(pooled$draws, design$y_bounds, loc)
   pooled
 }
 

@@ -128,17 +128,32 @@
 # moved likewise, except where it interpolates between a moved and an unmoved
 # draw, where it moves less than one gap between adjacent draws further in:
 # an interval keeps every point of the bounds it held beyond that gap.
-# Returns the moved draws (same shape), the estimate (named vector for one
-# level, else terms x levels) and the `range` of the contract.
-.location_release <- function(draws, bounds) {
+# Only the `terms` named are moved (all by default; a Huber fit's scale is
+# not a location). Returns the moved draws (same shape), the estimate (named
+# vector for one level, else terms x levels) and the `range` of the contract.
+.location_release <- function(draws, bounds, terms = NULL) {
   a <- .as_level_array(draws)
+  all_terms <- dimnames(a)[[2L]]
+  terms <- terms %||% all_terms
+  j <- match(terms, all_terms)
   est <- apply(a, c(2L, 3L), mean)
-  est[] <- pmin(pmax(est, bounds[1L]), bounds[2L])
-  draws[] <- pmin(pmax(draws, bounds[1L]), bounds[2L])
-  terms <- dimnames(a)[[2L]]
-  list(draws = draws,
-       estimate = if (ncol(est) == 1L) stats::setNames(est[, 1L], terms) else est,
+  est[j, ] <- pmin(pmax(est[j, ], bounds[1L]), bounds[2L])
+  a[, j, ] <- pmin(pmax(a[, j, ], bounds[1L]), bounds[2L])
+  list(draws = if (length(dim(draws)) == 3L) a else array(a, dim(draws), dimnames(draws)),
+       estimate = if (ncol(est) == 1L) stats::setNames(est[, 1L], all_terms) else est,
        range = matrix(bounds, length(terms), 2L, byrow = TRUE, dimnames = list(terms, c("lower", "upper"))))
+}
+
+# The terms of a fit that estimate a location of the response, which lies
+# within the response's public bounds because the data are clipped to them:
+# the mean, and the intercept of an intercept-only quantile or Huber fit (a
+# quantile, or the root of a monotone score, of data in [a, b] lies in
+# [a, b]). NULL when there are none (a slope has no such range).
+.location_terms <- function(design, loss) {
+  if (loss == "mean") return("mean")
+  if (loss %in% c("quantile", "huber") && isTRUE(design$intercept) && length(design$coefnames) == 1L)
+    return("(Intercept)")
+  NULL
 }
 
 # Limits (terms x 2 x levels) cut to a fit's `range`, if it has one.

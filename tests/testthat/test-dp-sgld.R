@@ -291,11 +291,29 @@ test_that("dp_sgld(loss = 'mean') releases draws, estimate and intervals within 
   # is the chain's mean moved likewise (not the mean of the moved draws).
   set.seed(41)
   d2 <- data.frame(y = rbinom(500, 1, 0.06))
-  chain <- with_pgbb_binding(".location_release", function(draws, bounds) NULL,
+  chain <- with_pgbb_binding(".location_release", function(draws, bounds, terms) NULL,
     suppressWarnings(dp_sgld(y ~ 1, d2, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
                              iterations = 4000, progress = FALSE)))
   expect_gt(mean(as.matrix(chain) < 0 | as.matrix(chain) > 1), 0.5)
   expect_identical(as.matrix(f), pmin(pmax(as.matrix(chain), 0), 1))
   expect_identical(coef(f), pmin(pmax(coef(chain), 0), 1))
   expect_true(coef(f) != mean(as.matrix(f)))
+})
+
+test_that("dp_sgld() keeps the intercept of an intercept-only quantile fit within the bounds, and only it", {
+  set.seed(22)
+  d <- data.frame(y = c(rep(0, 400), runif(100)), x = runif(500))
+  b <- list(.response = c(0, 1), x = c(0, 1))
+  f <- suppressWarnings(dp_sgld(y ~ 1, d, tau = c(0.5, 0.9), epsilon = 0.3, bounds = b, iterations = 3000,
+                                progress = FALSE))
+  set.seed(22)
+  d2 <- data.frame(y = c(rep(0, 400), runif(100)), x = runif(500))
+  chain <- with_pgbb_binding(".location_release", function(draws, bounds, terms) NULL,
+    suppressWarnings(dp_sgld(y ~ 1, d2, tau = c(0.5, 0.9), epsilon = 0.3, bounds = b, iterations = 3000,
+                             progress = FALSE)))
+  expect_true(any(as.matrix(chain) < 0))
+  expect_identical(as.matrix(f), pmin(pmax(as.matrix(chain), 0), 1))
+  expect_identical(coef(f), pmin(pmax(coef(chain), 0), 1))
+  s <- suppressWarnings(dp_sgld(y ~ x, d, tau = 0.5, epsilon = 0.3, bounds = b, iterations = 500, progress = FALSE))
+  expect_null(s$range)
 })
