@@ -276,6 +276,7 @@ test_that("dp_sgld(loss = 'mean') releases draws, estimate and intervals within 
   # estimates lies in [0, 1].
   set.seed(41)
   d <- data.frame(y = rbinom(500, 1, 0.06))
+  set.seed(42)
   f <- suppressWarnings(dp_sgld(y ~ 1, d, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
                                 iterations = 4000, progress = FALSE))
   expect_true(all(as.matrix(f) >= 0 & as.matrix(f) <= 1))
@@ -289,10 +290,9 @@ test_that("dp_sgld(loss = 'mean') releases draws, estimate and intervals within 
   # The same seed without the move: the chain itself leaves the bounds, the
   # released draws are its draws moved to the nearest bound, and the estimate
   # is the chain's mean moved likewise (not the mean of the moved draws).
-  set.seed(41)
-  d2 <- data.frame(y = rbinom(500, 1, 0.06))
+  set.seed(42)
   chain <- with_pgbb_binding(".location_release", function(draws, bounds, terms) NULL,
-    suppressWarnings(dp_sgld(y ~ 1, d2, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
+    suppressWarnings(dp_sgld(y ~ 1, d, loss = "mean", epsilon = 0.5, bounds = list(.response = c(0, 1)),
                              iterations = 4000, progress = FALSE)))
   expect_gt(mean(as.matrix(chain) < 0 | as.matrix(chain) > 1), 0.5)
   expect_identical(as.matrix(f), pmin(pmax(as.matrix(chain), 0), 1))
@@ -304,12 +304,12 @@ test_that("dp_sgld() keeps the intercept of an intercept-only quantile fit withi
   set.seed(22)
   d <- data.frame(y = c(rep(0, 400), runif(100)), x = runif(500))
   b <- list(.response = c(0, 1), x = c(0, 1))
+  set.seed(23)
   f <- suppressWarnings(dp_sgld(y ~ 1, d, tau = c(0.5, 0.9), epsilon = 0.3, bounds = b, iterations = 3000,
                                 progress = FALSE))
-  set.seed(22)
-  d2 <- data.frame(y = c(rep(0, 400), runif(100)), x = runif(500))
+  set.seed(23)
   chain <- with_pgbb_binding(".location_release", function(draws, bounds, terms) NULL,
-    suppressWarnings(dp_sgld(y ~ 1, d2, tau = c(0.5, 0.9), epsilon = 0.3, bounds = b, iterations = 3000,
+    suppressWarnings(dp_sgld(y ~ 1, d, tau = c(0.5, 0.9), epsilon = 0.3, bounds = b, iterations = 3000,
                              progress = FALSE)))
   expect_true(any(as.matrix(chain) < 0))
   expect_identical(as.matrix(f), pmin(pmax(as.matrix(chain), 0), 1))

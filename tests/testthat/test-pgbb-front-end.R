@@ -423,8 +423,9 @@ test_that("a mean's box-shoulder warning is muffled only where the shoulders lie
 test_that("an intercept-only quantile or Huber fit keeps its intercept within the response's bounds", {
   # Most records at the lower bound 0, so the median is 0 and about a quarter
   # of the median's draws fall below it without the move (the same seeded fit
-  # with the move disabled shows it: asserted, so the test can fail). A Huber fit's scale is no location and is left alone; a fit with a
-  # slope has no range.
+  # with the move disabled shows it: asserted, so the test can fail). A Huber
+  # fit's scale is no location and is left alone; a fit with a slope has no
+  # range.
   set.seed(21)
   d <- data.frame(y = c(rep(0, 480), runif(20)), x = runif(500))
   ctl <- pgbb_control(iterations = 3000, hidden = c(8, 8), draws = 400)
