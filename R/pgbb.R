@@ -33,7 +33,7 @@
 #' @section Parameter box:
 #' The generator's output is confined to a public box (Section 3). With the
 #' response range \eqn{[c, d]}, width \eqn{w = d - c}, and `k = control$box_scale`
-#' (default 2; 0.1 for `loss = "mean"`, see below), the default box on the scaled design is: intercept in
+#' (default 2; 0.1 for a location, the mean or the intercept of `y ~ 1`, see below), the default box on the scaled design is: intercept in
 #' \eqn{[c - k w, d + k w]}, every slope in \eqn{[-(1 + k) w, (1 + k) w]} (a
 #' linear function of unit-box covariates that stays inside \eqn{[c, d]} on the
 #' box has its intercept in \eqn{[c, d]} and its slopes in \eqn{[-w, w]}; the
@@ -57,15 +57,34 @@
 #' the estimate, the pooled draws' mean, if it lies beyond one; an interval is
 #' cut to them). The intercept of an intercept-only quantile or Huber fit
 #' (`y ~ 1`), a quantile or M-estimate of the clipped response, lies in the
-#' bounds too and is moved likewise (its box keeps `k`). For
+#' bounds too and is moved likewise, and its default box is the same
+#' \eqn{k = 0.1} one. A quantile's gradient bound does not depend on the box,
+#' but the generator's output moves in steps proportional to the box's
+#' half-width (its output bias is scaled by it), and with them the wandering of
+#' the noisy iterates, which pushes tail quantiles outwards (see 'Why the noise
+#' shifts extreme levels of a rare indicator' below). On the birth weights of
+#' `data(natality2022)` (`y ~ 1`, tau = 0.1, 0.5, 0.9, bounds 0-7,000 g, 20
+#' subsamples per cell, coverage of the full-sample quantile) the k = 2 box
+#' shifted the 0.1 and 0.9 quantiles by -617 and +700 g at n = 500,
+#' \eqn{\epsilon = 0.25} and by -492 and +516 g at n = 2,000; with k = 0.1 the
+#' shifts were +127 and -10 g and -112 and +131 g. Over the four cells (n = 500
+#' and 2,000, \eqn{\epsilon} = 0.25 and 1) the tail quantiles' MAE fell from
+#' 68-730 g to 41-315 g and their intervals narrowed from 303-2,728 g to
+#' 264-1,555 g; the mean coverage over the twelve cells and levels rose from
+#' 0.93 to 0.96 (the lowest cell, tau = 0.1 at n = 500 and
+#' \eqn{\epsilon = 0.25}, 0.80 against 0.95 with k = 2). A Huber location
+#' (`loss = "huber"`) gained less: width 983 to 829 g and MAE 165 to 138 g at
+#' n = 500, \eqn{\epsilon = 0.25}; elsewhere widths within 3% and MAE 8-11%
+#' lower, except 3% higher at n = 2,000, \eqn{\epsilon = 1}; coverage 1 in
+#' all four cells. For
 #' `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #' The output map squashes the outer 5% of the box on each side; when more than
 #' 1% of a coefficient's draws land there the fit warns (the shares are in
 #' `fit$fit$box_share`), because its interval may then be set by the box. A
-#' mean's draws beyond its bounds are moved onto them, so the warning is given
-#' for the mean only where the shoulders reach into the bounds (a box narrower
-#' than the default).
+#' location's draws beyond its bounds are moved onto them, so the warning is
+#' given for a location only where the shoulders reach into the bounds (a box
+#' narrower than the default).
 #'
 #' @param x A model formula (the formula method), or a numeric matrix or data
 #'   frame of covariates (the matrix method, with `y`): `pgbb(X, y, ...)` fits
@@ -435,7 +454,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                               epsilon = if (private) epsilon else Inf)
   blocks <- control$blocks
   .check_enough_records(n, blocks, private)
-  box <- control$box %||% .default_box(loss, design, control$box_scale %||% .default_box_scale(loss))
+  box <- control$box %||% .default_box(loss, design, control$box_scale %||% .default_box_scale(loss, design))
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
@@ -607,11 +626,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   list(cb = cb, yb = yb)
 }
 
-# The default multiplier k of the box (?pgbb_control, 'box_scale'): the
-# mean's estimand lies within the response's bounds, and 0.1 is the smallest
-# round k that keeps them inside the identity part of the output map (the
-# central 90% of [c - k w, d + k w] contains [c, d] when 0.05 (1 + 2 k) <= k).
-.default_box_scale <- function(loss) if (loss == "mean") 0.1 else 2
+# The default multiplier k of the box (?pgbb_control, 'box_scale'): a
+# location (.location_terms(): the mean, the intercept of y ~ 1) lies within
+# the response's bounds, and 0.1 is the smallest round k that keeps them
+# inside the identity part of the output map (the central 90% of
+# [c - k w, d + k w] contains [c, d] when 0.05 (1 + 2 k) <= k).
+.default_box_scale <- function(loss, design) if (is.null(.location_terms(design, loss))) 2 else 0.1
 
 # Public parameter box on the scaled design (documented in ?pgbb).
 .default_box <- function(loss, design, k) {
@@ -688,14 +708,23 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   }
   args <- .drop_unread_settings(args, loss)
   # pgbb() warns about a dominating noise in the original units (.new_pgbb()).
-  # A mean's draws beyond its bounds are moved onto them (.location_release()),
-  # so the squashing in the box's shoulders changes nothing released when both
-  # shoulders lie beyond the bounds (the default k = 0.1 ensures it); only
-  # then is the shoulder warning muffled.
-  quiet_shoulders <- loss == "mean" && .shoulders_beyond(args$box, c(0, 1))
+  # A location's draws beyond its bounds are moved onto them
+  # (.location_release()), so the squashing in the box's shoulders changes
+  # nothing released when both shoulders lie beyond the bounds (the default
+  # k = 0.1 ensures it); only then is the shoulder warning muffled. The
+  # location is the box's first row (a Huber fit's scale follows it).
+  quiet_shoulders <- !is.null(.location_terms(design, loss)) &&
+    .shoulders_beyond(args$box[1L, , drop = FALSE], .coded_location_range(design, loss))
   withCallingHandlers(do.call(pgbb_fit, args),
                       pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"),
                       pgbb_box_shoulders = function(w) if (quiet_shoulders) invokeRestart("muffleWarning"))
+}
+
+# The response's bounds on the generator's scale, where a location's draws
+# live: [0, 1] for the mean, the coded response's range for an intercept.
+.coded_location_range <- function(design, loss) {
+  if (loss == "mean") return(c(0, 1))
+  (design$y_bounds - design$y_shift) / design$y_unit
 }
 
 # Whether the outer 5% of a one-row box on each side (its soft clip's

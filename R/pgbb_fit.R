@@ -738,8 +738,7 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   big <- max(abs(z), na.rm = TRUE)
   if (!length(lab))
     return(sprintf(paste0("settled:   yes (largest standardised mean gradient over the second half of ",
-                          "training %.2g; above %g: not settled; a gradient too weak for this test, as at a ",
-                          "quantile next to an atom, can still leave a shift every run shares: ?pgbb)"),
+                          "training %.2g; above %g: not settled; blind to a weak gradient's shared shift, ?pgbb)"),
                    big, limit))
   sprintf(paste0("settled:   NO for %s (standardised mean gradient up to %.3g, above %g): the draws are centred ",
                  "where training stopped, an error the intervals do not include"), .shown_terms(lab), big, limit)
