@@ -290,13 +290,15 @@
 #' of the mothers (bounds 0-60), so its 0.9 quantile is 0; above 0 the check
 #' loss's slope is about 0.05-0.1 per record, against 0.9 below. On
 #' subsamples of 1,000 births at `epsilon = 0.5`, `pgbb(y ~ 1, tau = c(0.5,
-#' 0.9))` covered 0 at the median in all of 20 releases (1.4 wide) but at 0.9
-#' in 0.4 of them, 21 wide and off by 11.5 on average: the wandering settles
-#' well above the atom. A five times larger step made it worse (off by 37,
+#' 0.9))` with the default box (k = 0.1, see 'Parameter box') covered 0 at
+#' the median in all of 10 releases (2.3 wide) but at 0.9 in none, 18 wide
+#' and off by 12.9 on average: the wandering settles well above the atom.
+#' The k = 2 box did no better (20 releases: coverage 0.4, 21 wide, off by
+#' 11.5), and with it a five times larger step made it worse (off by 37,
 #' coverage 0.5), five times the iterations did not help (off by 14, 0.4;
 #' 10 releases each), and runs started across the bounds instead of at their
 #' midpoint raised the coverage only to 0.6 (intervals 27 wide, off by 13).
-#' Larger budgets shrink the shift without closing it: one release at
+#' Larger budgets shrink the shift without closing it (k = 2): one release at
 #' `epsilon = 2` and 8 gave 2.6 and 1.1, with intervals \eqn{[1.0, 3.8]} and
 #' \eqn{[0.45, 1.5]}. The gradient test reads these fits as settled (|z| of 0.5-3.3
 #' in the releases traced, against its limit of 10); in the one printed, the
