@@ -107,16 +107,15 @@
 #' @param box Optional public parameter box on the scaled design, a list with
 #'   `lower` and `upper`; by default it is derived from the declared bounds (see [pgbb()]).
 #' @param box_scale Multiplier `k` of the response range used for the default
-#'   box (see [pgbb()]). Default `NULL`: 2, or 0.1 for a location (the mean,
-#'   or the intercept of an intercept-only quantile or Huber fit, `y ~ 1`),
-#'   whose estimand lies within the response's bounds. There a wider box only
-#'   costs: for the mean it raises the gradient bound (and the noise) by the
-#'   factor `1 + k`, and for a quantile it enlarges the generator's steps and
-#'   so the noisy iterates' wandering, which shifts tail quantiles outwards.
-#'   0.1 keeps the bounds inside the identity part of the generator's output
-#'   map, the central 90% of the box. Measured on the natality births (the
-#'   share of smokers, mean and quantiles of birth weight; 20-40 subsamples
-#'   per cell, `epsilon` 0.25 and 1, n = 500 and 2,000): see [pgbb()].
+#'   box (see [pgbb()]). Default `NULL`: 2, or 0.1 for `loss = "mean"`, whose
+#'   estimand lies within the response's bounds, so that a wider box would only
+#'   raise the gradient bound (and the noise) by the factor `1 + k`. 0.1 keeps the
+#'   bounds inside the identity part of the generator's output map, the central
+#'   90% of the box. The share of smokers in the natality births (40 subsamples
+#'   each, `epsilon` 0.25 and 1, n = 500 and 2,000): see [pgbb()]. The
+#'   intercept of `y ~ 1` in a quantile or Huber fit keeps 2: a smaller box
+#'   also means smaller steps, which left runs short at small `n epsilon`
+#'   (measured in [pgbb()], 'Parameter box').
 #' @param runs Number of independent trainings `R` (default 5; 1 with `paper = TRUE`) that share the
 #'   `iterations` (each trains `floor(iterations / runs)`), each with its own
 #'   subsampling and noise (and partition, unless `share_partition`); the
@@ -459,7 +458,7 @@ print.pgbb_control <- function(x, ...) {
   show$tau_weights <- if (is.null(x$tau_weights)) "1 / (tau (1 - tau))" else
     paste(format(x$tau_weights, digits = 3), collapse = ", ")
   show$box <- if (is.null(x$box)) "derived from the public bounds" else "user-supplied"
-  show$box_scale <- if (is.null(x$box_scale)) "2 (0.1 for a location: loss = \"mean\", or y ~ 1)" else x$box_scale
+  show$box_scale <- if (is.null(x$box_scale)) "2 (0.1 for loss = \"mean\")" else x$box_scale
   show$clip <- if (is.null(x$clip)) "the loss's bound over the declared box" else x$clip
   show$threads <- if (is.null(x$threads)) "getOption(\"pgbb.threads\", 1)" else x$threads
   vals <- vapply(show, function(v) paste(format(v), collapse = " "), "")

@@ -33,7 +33,7 @@
 #' @section Parameter box:
 #' The generator's output is confined to a public box (Section 3). With the
 #' response range \eqn{[c, d]}, width \eqn{w = d - c}, and `k = control$box_scale`
-#' (default 2; 0.1 for a location, the mean or the intercept of `y ~ 1`, see below), the default box on the scaled design is: intercept in
+#' (default 2; 0.1 for `loss = "mean"`, see below), the default box on the scaled design is: intercept in
 #' \eqn{[c - k w, d + k w]}, every slope in \eqn{[-(1 + k) w, (1 + k) w]} (a
 #' linear function of unit-box covariates that stays inside \eqn{[c, d]} on the
 #' box has its intercept in \eqn{[c, d]} and its slopes in \eqn{[-w, w]}; the
@@ -57,26 +57,27 @@
 #' the estimate, the pooled draws' mean, if it lies beyond one; an interval is
 #' cut to them). The intercept of an intercept-only quantile or Huber fit
 #' (`y ~ 1`), a quantile or M-estimate of the clipped response, lies in the
-#' bounds too and is moved likewise, and its default box is the same
-#' \eqn{k = 0.1} one. A quantile's gradient bound does not depend on the box,
-#' but the generator's output moves in steps proportional to the box's
-#' half-width (its output bias is scaled by it), and with them the wandering of
-#' the noisy iterates, which pushes tail quantiles outwards (see 'Why the noise
-#' shifts extreme levels of a rare indicator' below). On the birth weights of
-#' `data(natality2022)` (`y ~ 1`, tau = 0.1, 0.5, 0.9, bounds 0-7,000 g, 20
-#' subsamples per cell, coverage of the full-sample quantile) the k = 2 box
-#' shifted the 0.1 and 0.9 quantiles by -617 and +700 g at n = 500,
-#' \eqn{\epsilon = 0.25} and by -492 and +516 g at n = 2,000; with k = 0.1 the
-#' shifts were +127 and -10 g and -112 and +131 g. Over the four cells (n = 500
-#' and 2,000, \eqn{\epsilon} = 0.25 and 1) the tail quantiles' MAE fell from
-#' 68-730 g to 41-315 g and their intervals narrowed from 303-2,728 g to
-#' 264-1,555 g; the mean coverage over the twelve cells and levels rose from
-#' 0.93 to 0.96 (the lowest cell, tau = 0.1 at n = 500 and
-#' \eqn{\epsilon = 0.25}, 0.80 against 0.95 with k = 2). A Huber location
-#' (`loss = "huber"`) gained less: width 983 to 829 g and MAE 165 to 138 g at
-#' n = 500, \eqn{\epsilon = 0.25}; elsewhere widths within 3% and MAE 8-11%
-#' lower, except 3% higher at n = 2,000, \eqn{\epsilon = 1}; coverage 1 in
-#' all four cells. For
+#' bounds too and is moved likewise, but its box keeps k = 2. A quantile's
+#' gradient bound does not depend on the box; the box sets the size of the
+#' generator's output steps (its output bias moves in units of the
+#' half-width), and the two failures of noisy training pull k opposite ways.
+#' On `data(natality2022)` (`y ~ 1`, tau = 0.1, 0.5, 0.9, 20 subsamples per
+#' cell, n = 500 and 2,000, \eqn{\epsilon} = 0.25 and 1, coverage of the
+#' full-sample quantile), k = 0.1 shrank the wandering that pushes tail
+#' quantiles outwards: birth weight's 0.1 and 0.9 quantiles moved by -617
+#' and +700 g with k = 2 at n = 500, \eqn{\epsilon = 0.25}, by +127 and
+#' -10 g with 0.1, and the tails' MAE fell from 68-730 g to 41-315 g over the
+#' four cells. But in that least-informed cell the smaller steps left the
+#' runs short of quantiles far from the box centre: coverage at the three
+#' levels fell from 0.95, 0.95, 0.90 to 0.80, 0.95, 0.95 for birth weight,
+#' from 0.90, 0.70, 0.95 to 0.45, 0.45, 1 for WeightGain (bounds 0-98) and
+#' from 1, 0.90, 1 to 0.65, 0.95, 0.75 for Age (12-50); k = 0.5 did the
+#' same (0.50, 0.45, 1 and 0.70, 0.90, 0.85). An interval that misses is
+#' worse than a wide one, so the default stays 2. In the other nine cells
+#' of the three variables (n = 2,000 or \eqn{\epsilon = 1}) k = 0.1 lowered
+#' the tails' MAE in every cell, by up to 3.6 times, with coverage 0.80-1 as
+#' with k = 2: `box_scale = 0.1` is worth a try where \eqn{n \epsilon} is
+#' not small. For
 #' `"logistic"`, every coefficient in
 #' \eqn{[-10 k, 10 k]} on the logit scale. Supply `control$box` to override it.
 #' The output map squashes the outer 5% of the box on each side; when more than
@@ -290,15 +291,14 @@
 #' of the mothers (bounds 0-60), so its 0.9 quantile is 0; above 0 the check
 #' loss's slope is about 0.05-0.1 per record, against 0.9 below. On
 #' subsamples of 1,000 births at `epsilon = 0.5`, `pgbb(y ~ 1, tau = c(0.5,
-#' 0.9))` with the default box (k = 0.1, see 'Parameter box') covered 0 at
-#' the median in all of 10 releases (2.3 wide) but at 0.9 in none, 18 wide
-#' and off by 12.9 on average: the wandering settles well above the atom.
-#' The k = 2 box did no better (20 releases: coverage 0.4, 21 wide, off by
-#' 11.5), and with it a five times larger step made it worse (off by 37,
-#' coverage 0.5), five times the iterations did not help (off by 14, 0.4;
-#' 10 releases each), and runs started across the bounds instead of at their
-#' midpoint raised the coverage only to 0.6 (intervals 27 wide, off by 13).
-#' Larger budgets shrink the shift without closing it (k = 2): one release at
+#' 0.9))` covered 0 at the median in all of 20 releases (1.4 wide) but at
+#' 0.9 in 0.4 of them, 21 wide and off by 11.5 on average: the wandering
+#' settles well above the atom. A five times larger step made it worse (off
+#' by 37, coverage 0.5), five times the iterations did not help (off by 14,
+#' 0.4), a box of k = 0.1 (smaller steps, see 'Parameter box') neither (off
+#' by 12.9, 0; 10 releases each), and runs started across the bounds instead
+#' of at their midpoint raised the coverage only to 0.6 (intervals 27 wide,
+#' off by 13). Larger budgets shrink the shift without closing it: one release at
 #' `epsilon = 2` and 8 gave 2.6 and 1.1, with intervals \eqn{[1.0, 3.8]} and
 #' \eqn{[0.45, 1.5]}. The gradient test reads these fits as settled (|z| of 0.5-3.3
 #' in the releases traced, against its limit of 10); in the one printed, the
@@ -456,7 +456,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
                               epsilon = if (private) epsilon else Inf)
   blocks <- control$blocks
   .check_enough_records(n, blocks, private)
-  box <- control$box %||% .default_box(loss, design, control$box_scale %||% .default_box_scale(loss, design))
+  box <- control$box %||% .default_box(loss, design, control$box_scale %||% .default_box_scale(loss))
   fit <- .pgbb_train(design, loss, tau, if (private) epsilon else NULL, delta, blocks, box,
                      control, private, progress)
   .new_pgbb(fit, cl, frame, design, loss, tau, control, private)
@@ -628,12 +628,12 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   list(cb = cb, yb = yb)
 }
 
-# The default multiplier k of the box (?pgbb_control, 'box_scale'): a
-# location (.location_terms(): the mean, the intercept of y ~ 1) lies within
-# the response's bounds, and 0.1 is the smallest round k that keeps them
-# inside the identity part of the output map (the central 90% of
-# [c - k w, d + k w] contains [c, d] when 0.05 (1 + 2 k) <= k).
-.default_box_scale <- function(loss, design) if (is.null(.location_terms(design, loss))) 2 else 0.1
+# The default multiplier k of the box (?pgbb_control, 'box_scale'): the
+# mean's estimand lies within the response's bounds, and 0.1 is the smallest
+# round k that keeps them inside the identity part of the output map (the
+# central 90% of [c - k w, d + k w] contains [c, d] when 0.05 (1 + 2 k) <= k).
+# The intercept of y ~ 1 keeps k = 2 (?pgbb, 'Parameter box', measured).
+.default_box_scale <- function(loss) if (loss == "mean") 0.1 else 2
 
 # Public parameter box on the scaled design (documented in ?pgbb).
 .default_box <- function(loss, design, k) {

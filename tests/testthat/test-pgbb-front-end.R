@@ -370,7 +370,7 @@ test_that(".location_release() moves the draws and the estimate, the estimate af
   expect_identical(pgbb:::.limits_within(ci, NULL), ci)
 })
 
-test_that("a location's default box is its bounds widened by 0.1 of their width; other fits keep k = 2", {
+test_that("the mean's default box is its bounds widened by 0.1 of their width; other fits keep k = 2", {
   # The box sets the gradient bound, so a mean trained in the k = 2 box had three
   # times the noise the k = 0.1 box needs (?pgbb_control, 'box_scale').
   set.seed(5)
@@ -390,23 +390,24 @@ test_that("a location's default box is its bounds widened by 0.1 of their width;
                          control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50, box_scale = 2),
                          progress = FALSE))
   expect_identical(q$fit$box, q2$fit$box)
-  # The intercept of y ~ 1 is a location too. Bounds [10, 30] (width 20, a
-  # unit of 1) are coded about their midpoint 20 as [-10, 10]; the k = 0.1 box
-  # [8, 32] as [-12, 12], whose shoulders lie beyond them; k = 2 gives
-  # [-30, 70], coded [-50, 50].
+  # The intercept of y ~ 1 keeps k = 2 (?pgbb, 'Parameter box'). Bounds
+  # [10, 30] (width 20, a unit of 1) are coded about their midpoint 20 as
+  # [-10, 10], the k = 2 box [-30, 70] as [-50, 50], whose shoulders lie
+  # beyond them (so its shoulder warning is muffled); k = 0.1 gives [8, 32],
+  # coded [-12, 12].
   d$z <- 10 + 20 * d$x
   for (loss in c("quantile", "huber")) {
     loc <- quiet_noise(pgbb(z ~ 1, d, loss = loss, epsilon = 1, bounds = list(.response = c(10, 30)),
                             control = ctl, progress = FALSE))
-    expect_equal(as.vector(loc$fit$box[1L, ]), c(-12, 12))
+    expect_equal(as.vector(loc$fit$box[1L, ]), c(-50, 50))
     expect_equal(pgbb:::.coded_location_range(loc$design, loss), c(-10, 10))
     expect_true(pgbb:::.shoulders_beyond(loc$fit$box[1L, , drop = FALSE], c(-10, 10)))
-    loc2 <- quiet_noise(pgbb(z ~ 1, d, loss = loss, epsilon = 1, bounds = list(.response = c(10, 30)),
-                             control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50,
-                                                    box_scale = 2), progress = FALSE))
-    expect_equal(as.vector(loc2$fit$box[1L, ]), c(-50, 50))
+    tight <- quiet_noise(pgbb(z ~ 1, d, loss = loss, epsilon = 1, bounds = list(.response = c(10, 30)),
+                              control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50,
+                                                     box_scale = 0.1), progress = FALSE))
+    expect_equal(as.vector(tight$fit$box[1L, ]), c(-12, 12))
   }
-  expect_output(print(pgbb_control()), "0.1 for a location")
+  expect_output(print(pgbb_control()), "0.1 for loss")
   expect_error(pgbb_control(box_scale = 0), "box_scale")
 })
 
