@@ -713,20 +713,14 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
   # A location's draws beyond its bounds are moved onto them
   # (.location_release()), so the squashing in the box's shoulders changes
   # nothing released when both shoulders lie beyond the bounds (the default
-  # k = 0.1 ensures it); only then is the shoulder warning muffled. The
-  # location is the box's first row (a Huber fit's scale follows it).
+  # box ensures it); only then is the shoulder warning muffled. The location
+  # is the box's first row (a Huber fit's scale follows it), compared in the
+  # original units: the coding is affine, so it keeps the comparison.
   quiet_shoulders <- !is.null(.location_terms(design, loss)) &&
-    .shoulders_beyond(args$box[1L, , drop = FALSE], .coded_location_range(design, loss))
+    .shoulders_beyond(box_m[1L, , drop = FALSE], design$y_bounds)
   withCallingHandlers(do.call(pgbb_fit, args),
                       pgbb_noise_dominates = function(w) invokeRestart("muffleWarning"),
                       pgbb_box_shoulders = function(w) if (quiet_shoulders) invokeRestart("muffleWarning"))
-}
-
-# The response's bounds on the generator's scale, where a location's draws
-# live: [0, 1] for the mean, the coded response's range for an intercept.
-.coded_location_range <- function(design, loss) {
-  if (loss == "mean") return(c(0, 1))
-  (design$y_bounds - design$y_shift) / design$y_unit
 }
 
 # Whether the outer 5% of a one-row box on each side (its soft clip's

@@ -400,8 +400,8 @@ test_that("the mean's default box is its bounds widened by 0.1 of their width; o
     loc <- quiet_noise(pgbb(z ~ 1, d, loss = loss, epsilon = 1, bounds = list(.response = c(10, 30)),
                             control = ctl, progress = FALSE))
     expect_equal(as.vector(loc$fit$box[1L, ]), c(-50, 50))
-    expect_equal(pgbb:::.coded_location_range(loc$design, loss), c(-10, 10))
-    expect_true(pgbb:::.shoulders_beyond(loc$fit$box[1L, , drop = FALSE], c(-10, 10)))
+    expect_equal(loc$design$y_bounds, c(10, 30))
+    expect_true(pgbb:::.shoulders_beyond(matrix(c(-30, 70), 1), loc$design$y_bounds))
     tight <- quiet_noise(pgbb(z ~ 1, d, loss = loss, epsilon = 1, bounds = list(.response = c(10, 30)),
                               control = pgbb_control(iterations = 40, runs = 2, hidden = 4, draws = 50,
                                                      box_scale = 0.1), progress = FALSE))
