@@ -165,6 +165,10 @@ cpp_rdirichlet <- function(k, S, gamma, seed) {
     .Call(`_pgbb_cpp_rdirichlet`, k, S, gamma, seed)
 }
 
+cpp_entropy_words <- function() {
+    .Call(`_pgbb_cpp_entropy_words`)
+}
+
 cpp_lambert_w0 <- function(x) {
     .Call(`_pgbb_cpp_lambert_w0`, x)
 }

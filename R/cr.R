@@ -94,6 +94,9 @@
     .check_memory(as.numeric(plan$B) * plan$m, "B * m")
     res <- cpp_resample_indices(plan$n, plan$m, plan$B, plan$mode, plan$check, seed)
     if (res$failed_at > 0L) return(list(failed_at = res$failed_at, failed_mult = res$failed_mult))
+    # The weights below are a sensitivity only for the resamples they were counted on.
+    if (length(plan$mult) && !identical(res$mult, as.integer(plan$mult)))
+      stop("internal error: the multiplicities were not counted on these resamples", call. = FALSE)
     f <- spec$fun; ssf <- spec$smooth_sensitivity
     chk <- function(v, what) {
       if (!is.numeric(v) || length(v) != 1L || !is.finite(v)) stop(sprintf("'estimator$%s' must return one finite number.", what), call. = FALSE)
@@ -555,7 +558,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   # rho enters kappa* of eq. (4) (mode "wr", multiplicity "bound") and the smoothness beta of eq. (6).
   .refuse_unread_rho(rho, (mode == "wr" && multiplicity == "bound") || is.null(dots$beta), "cr_ss")
   plan <- .cr_plan(spec$n, m, B, mode, rho, multiplicity)
-  seed <- .rng_seed()
+  seed <- .index_key()   # one key for the multiplicities and the statistics (see .index_key())
   plan <- .cr_realise(plan, seed)   # realised: kappa = max_i kappa(S_i), before beta is chosen
   # eq. (6), with the realised kappa in place of kappa* when multiplicity = "realised":
   # beta may depend on the indices (not on the data), which the privacy proof fixes.

@@ -93,7 +93,11 @@
 #' src/core/rng.h). The resampling indices of [cr_gs()] and [cr_ss()] come from
 #' the same generator with 8 rounds (ChaCha8, no known attack), keyed the same
 #' way: their proofs hold for every fixed realisation of the indices, so the
-#' indices need to be independent of the data, not secret. By default each call keys it with 256 bits
+#' indices need to be independent of the data, not secret. [cr_ss()] draws
+#' them twice from one key (once to count their multiplicities, which set
+#' \eqn{\kappa} and \eqn{\beta}, once for its statistics), so that key passes
+#' through R as eight words (OS entropy unless seeded) and is not stored.
+#' Apart from that key, by default each call keys the generator with 256 bits
 #' read inside C++ from the operating system (`getrandom()`, `/dev/urandom`, or
 #' RtlGenRandom on Windows); the key never enters R and is never stored. ChaCha20
 #' is a cryptographic generator: released values reveal nothing usable about

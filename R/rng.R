@@ -14,6 +14,16 @@
 # and prints that its noise was seeded.
 .rng_seed <- function() if (.seeded_noise()) .r_key() else numeric(0)
 
+# The key of draws that one release repeats: CR-SS counts the multiplicities of
+# its resamples (kappa and beta of eq. (6)) before the statistics pass draws the
+# same resamples again, so both passes need the same key. .rng_seed() would give
+# each C++ entry point its own OS key, and the multiplicities would then describe
+# other resamples than those used. The privacy proofs fix a realisation of the
+# indices (Lemma D.1, Appendix F.2), which must be independent of the data but
+# need not be secret, so this key (OS entropy unless seeded) may pass through R;
+# it is never stored. Privacy noise keeps .rng_seed().
+.index_key <- function() if (.seeded_noise()) .r_key() else cpp_entropy_words()
+
 # Eight 32-bit key words from R's generator: the key of seeded runs and of
 # post-processing (.post_seed()).
 .r_key <- function() floor(stats::runif(8L) * 4294967296)

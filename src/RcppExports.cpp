@@ -668,6 +668,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_entropy_words
+Rcpp::NumericVector cpp_entropy_words();
+RcppExport SEXP _pgbb_cpp_entropy_words() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_entropy_words());
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_lambert_w0
 double cpp_lambert_w0(double x);
 RcppExport SEXP _pgbb_cpp_lambert_w0(SEXP xSEXP) {
@@ -964,6 +974,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pgbb_cpp_resample_multiplicities", (DL_FUNC) &_pgbb_cpp_resample_multiplicities, 5},
     {"_pgbb_cpp_rng_sample", (DL_FUNC) &_pgbb_cpp_rng_sample, 4},
     {"_pgbb_cpp_rdirichlet", (DL_FUNC) &_pgbb_cpp_rdirichlet, 4},
+    {"_pgbb_cpp_entropy_words", (DL_FUNC) &_pgbb_cpp_entropy_words, 0},
     {"_pgbb_cpp_lambert_w0", (DL_FUNC) &_pgbb_cpp_lambert_w0, 1},
     {"_pgbb_cpp_accountant_pieces", (DL_FUNC) &_pgbb_cpp_accountant_pieces, 3},
     {"_pgbb_cpp_discrete_gaussian", (DL_FUNC) &_pgbb_cpp_discrete_gaussian, 3},

@@ -17,15 +17,17 @@ Rcpp::List cpp_resample_indices(int n, int m, int B, std::string mode, int kappa
   plan.kappa = kappa;
   plan.seed = pgbb_glue::seed_from(seed);
   Rcpp::IntegerMatrix out(B, m);
+  Rcpp::IntegerVector mult(B);
   const pgbb::ResamplePass pass = pgbb_glue::interruptible([&](const pgbb::StopCallback& stop) {
     return pgbb::for_each_resample(
         plan,
-        [&](int i, const uint32_t* idx, int mm) {
+        [&](int i, const uint32_t* idx, int mm, int kappa_i) {
           for (int t = 0; t < mm; ++t) out(i, t) = static_cast<int>(idx[t]) + 1;
+          mult[i] = kappa_i;
         },
         stop);
   });
-  return Rcpp::List::create(Rcpp::Named("indices") = out,
+  return Rcpp::List::create(Rcpp::Named("indices") = out, Rcpp::Named("mult") = mult,
                             Rcpp::Named("failed_at") = pass.failed_at + 1,
                             Rcpp::Named("failed_mult") = pass.failed_mult,
                             Rcpp::Named("max_mult") = pass.max_mult);

@@ -39,3 +39,15 @@ Rcpp::NumericMatrix cpp_rdirichlet(int k, int S, double gamma, Rcpp::NumericVect
   return out;
 }
 
+
+// Eight 32-bit words of a fresh key from the operating system's entropy source,
+// for draws that must be repeated with one key but need not be secret: the
+// resample indices of CR-SS, drawn once to count their multiplicities and again
+// for the statistics (R/rng.R, .index_key()).
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_entropy_words() {
+  const pgbb::Key k = pgbb::os_entropy_key();
+  Rcpp::NumericVector out(8);
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<double>(k[i]);
+  return out;
+}

@@ -421,7 +421,12 @@ inline SsStats cr_ss_stats(SmoothEstimator& est, const ResamplePlan& plan, bool 
   if (keep_estimates) st.estimates.assign(static_cast<size_t>(plan.B), 0.0);
   st.pass = for_each_resample(
       plan,
-      [&](int i, const uint32_t* idx, int m) {
+      [&](int i, const uint32_t* idx, int m, int kappa_i) {
+        // The weights f(kappa_i), and the kappa in beta (eq. (6)), are a
+        // sensitivity only for the resamples they were counted on: the same
+        // key must have drawn these indices (R's .index_key()).
+        if (mult && kappa_i != (*mult)[static_cast<size_t>(i)])
+          throw std::logic_error("CR-SS: the multiplicities given were not counted on these resamples");
         double ss = 0.0;
         const double th = est.resample(idx, m, &ss);
         st.dist[i] = std::fabs(th - st.theta_hat);

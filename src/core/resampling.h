@@ -21,6 +21,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "rng.h"
@@ -328,11 +329,13 @@ struct ResamplePass {
   int max_mult = 0;        ///< largest realised multiplicity over the visited resamples (0: not computed)
 };
 
-/// @brief Visit resamples 0..B-1 in order, calling visit(i, idx, m). Stops at
-/// the first resample that fails the multiplicity check (Algorithm 1 returns
-/// bottom; the outcome is the same whichever resample is visited first, since
-/// each is drawn from its own stream). `stop` is polled every 64 resamples
-/// (Interrupted, stop.h).
+/// @brief Visit resamples 0..B-1 in order, calling visit(i, idx, m), or
+/// visit(i, idx, m, kappa_i) for a visitor that takes the resample's realised
+/// multiplicity too (0 where the plan does not count it: WR without a
+/// threshold). Stops at the first resample that fails the multiplicity check
+/// (Algorithm 1 returns bottom; the outcome is the same whichever resample is
+/// visited first, since each is drawn from its own stream). `stop` is polled
+/// every 64 resamples (Interrupted, stop.h).
 template <class Visit>
 ResamplePass for_each_resample(const ResamplePlan& plan, Visit&& visit,
                                const StopCallback& stop = nullptr) {
@@ -348,7 +351,10 @@ ResamplePass for_each_resample(const ResamplePlan& plan, Visit&& visit,
       return pass;
     }
     pass.max_mult = std::max(pass.max_mult, rs.last_multiplicity());
-    visit(i, idx.data(), plan.m);
+    if constexpr (std::is_invocable_v<Visit, int, const uint32_t*, int, int>)
+      visit(i, idx.data(), plan.m, rs.last_multiplicity());
+    else
+      visit(i, idx.data(), plan.m);
   }
   return pass;
 }

@@ -281,3 +281,39 @@ test_that("a quantile's region is cut to the bounds about a centre moved into th
   expect_error(cr_ss(x, "quantile", mu = 1, delta = 1e-6, bounds = c(0, 1), within_bounds = "yes"),
                "'within_bounds'")
 })
+
+test_that("by default (OS-keyed) the multiplicities and the statistics come from the same resamples", {
+  # kappa, beta (eq. (6)) and the weights f(kappa_i) of Lemma 5.5 are counted in
+  # one pass and used in another: with a fresh OS key per C++ call they would
+  # describe other resamples. The passes refuse multiplicities that are not
+  # those of their own resamples, so every default release below runs that check.
+  withr::local_options(pgbb.seeded_noise = FALSE)
+  k1 <- pgbb:::.index_key(); k2 <- pgbb:::.index_key()
+  expect_length(k1, 8L)
+  expect_true(all(k1 >= 0 & k1 < 2^32 & k1 == round(k1)))
+  expect_false(identical(k1, k2))
+  x <- seq(-0.99, 0.99, length.out = 800)
+  user <- list(fun = function(z) sort(z)[ceiling(0.5 * length(z) - 1e-9)],
+               smooth_sensitivity = function(z, beta) as.numeric(smooth_sensitivity_quantile(z, 0.5, beta, c(-1, 1))))
+  for (est in list("quantile", "ustat_product", user)) {
+    b <- if (identical(est, "ustat_product")) c(-0.5, 0.5) else c(-1, 1)
+    fit <- quiet_radius_noise(quiet_zero_radius(cr_ss(pmin(pmax(x, b[1]), b[2]), est, mu = 8, delta = 1e-6,
+                                                      bounds = b, B = 200)))
+    expect_s3_class(fit, "private_cr")
+    expect_identical(fit$privacy$randomness, "os_entropy")
+  }
+})
+
+test_that("multiplicities counted on other resamples are refused, not used (every estimator path)", {
+  n <- 300; m <- 80; B <- 40
+  x <- seq(-0.99, 0.99, length.out = n)
+  plan <- pgbb:::.cr_realise(pgbb:::.cr_plan(n, m, B, "wr", NULL, "realised"), fixed_key(1))
+  user <- list(fun = function(z) sort(z)[ceiling(0.5 * length(z) - 1e-9)],
+               smooth_sensitivity = function(z, beta) as.numeric(smooth_sensitivity_quantile(z, 0.5, beta, c(-1, 1))))
+  for (est in list("quantile", "ustat_product", user)) {
+    b <- if (identical(est, "ustat_product")) c(-0.5, 0.5) else c(-1, 1)
+    sp <- ss_spec(pmin(pmax(x, b[1]), b[2]), est, b)
+    expect_silent(ss_stats(sp, plan, 0.05, fixed_key(1)))
+    expect_error(ss_stats(sp, plan, 0.05, fixed_key(2)), "multiplicities .*not counted on these resamples")
+  }
+})

@@ -261,6 +261,26 @@ CORE_TEST(cr_ss_stats_pass) {
   CHECK_INTERRUPTED(pgbb::cr_ss_stats(q, ss_plan(50, 5, 500, pgbb::ResampleMode::WOR), false, [] { return true; }));
 }
 
+// The realised multiplicities weight the resamples' smooth sensitivities
+// (Lemma 5.5): counted on other resamples (another key) they are no bound, so
+// the pass refuses them instead of computing with them.
+CORE_TEST(cr_ss_stats_refuses_multiplicities_of_other_resamples) {
+  const int n = 200, m = 60, B = 40;
+  pgbb::Rng rng(16);
+  std::vector<double> x(n);
+  for (auto& v : x) v = rng.uniform();
+  pgbb::QuantileSsEstimator q(x.data(), n, 0.5, 0.2, 0.0, 1.0, 1.0);
+  pgbb::ResamplePlan plan = ss_plan(n, m, B, pgbb::ResampleMode::WR, m);
+  const std::vector<int> own = pgbb::resample_multiplicities(plan);
+  const pgbb::SsStats st = pgbb::cr_ss_stats(q, plan, false, nullptr, &own, 0.2);
+  CHECK(st.pass.failed_at == -1 && st.ss_resample_weighted > 0);
+  pgbb::ResamplePlan other = plan;
+  other.seed = pgbb::key_from_u64(271828);
+  const std::vector<int> theirs = pgbb::resample_multiplicities(other);
+  CHECK(theirs != own);  // else the case below would not test anything
+  CHECK_THROWS(pgbb::cr_ss_stats(q, plan, false, nullptr, &theirs, 0.2));
+}
+
 CORE_TEST(cr_ss_quantile_multi_change_factor) {
   // |x_(h)(E') - x_(h)(E)| <= e^{(c-1) beta} SS_beta(E) when E' changes c entries of E,
   // exhaustively over changes to a grid containing both bounds (the worst case moves
