@@ -2,11 +2,17 @@
 # per-release log-moment bound, composition, RDP -> (epsilon, delta) conversions and
 # noise calibration. The numerics live in src/core/accountant.h.
 
-# Integer orders lambda >= 2 (a vector); returned as integers.
-.check_orders <- function(x, arg) {
+# Integer orders lambda >= 2 (a vector); returned as integers. Distinct where
+# the orders are searched (`distinct`): an order given twice is a curve
+# concatenated instead of composed (summed), and the conversion, a minimum over
+# the orders, would then under-state epsilon. pgbb_rdp() only evaluates at them.
+.check_orders <- function(x, arg, distinct = TRUE) {
   if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) ||
       any(x != round(x)) || any(x < 2) || any(x > 4096))
     .arg_fail(arg, "a vector of whole numbers between 2 and 4096 (Renyi orders)")
+  if (distinct && anyDuplicated(x))
+    .arg_fail(arg, sprintf(paste0("distinct Renyi orders (%s given more than once): to compose two curves, ",
+                                  "add their values at each order"), paste(unique(x[duplicated(x)]), collapse = ", ")))
   as.integer(x)
 }
 
@@ -138,7 +144,7 @@
 pgbb_rdp <- function(lambda, n, blocks, gamma = NULL, clip, sigma, rate, J = 32, m = 5,
                      alpha = 0, accountant = c("dirichlet", "worst-case", "plain")) {
   accountant <- .match_arg(accountant)
-  orders <- .check_orders(lambda, "lambda")
+  orders <- .check_orders(lambda, "lambda", distinct = FALSE)
   .check_positive(sigma, "sigma")
   setup <- .accountant_setup(accountant, n, blocks, gamma, alpha, clip, rate, J, m)
   u <- sort(unique(orders))

@@ -108,7 +108,8 @@
 #' @param accountant `"dirichlet"` (default) or `"worst-case"` (Remark 2.2).
 #' @param conversion RDP-to-DP conversion: `"asoodeh"` (default, sharper) or `"mironov"`.
 #' @param orders Integer Renyi orders searched by the conversion (default `2:256`).
-#' @param tau_weights Sampling weights of the quantile levels in a joint fit.
+#' @param tau_weights Sampling weights of the quantile levels in a joint fit,
+#'   positive (a level never sampled would never be trained).
 #'   Default `NULL`: proportional to `1 / (tau (1 - tau))` (Section 2.5).
 #' @param box Optional public parameter box on the scaled design, a list with
 #'   `lower` and `upper`; by default it is derived from the declared bounds (see [pgbb()]).
@@ -277,14 +278,20 @@ pgbb_control <- function(blocks = NULL, gamma = NULL, rate = NULL, iterations = 
   conversion <- .match_arg(conversion)
   orders <- .check_orders(orders, "orders")
   if (!is.null(tau_weights) && (!is.numeric(tau_weights) || anyNA(tau_weights) ||
-                                any(tau_weights < 0) || sum(tau_weights) <= 0))
-    .arg_fail("tau_weights", "a vector of non-negative numbers with a positive sum")
+                                any(!is.finite(tau_weights)) || any(tau_weights <= 0)))
+    .arg_fail("tau_weights", "a vector of positive finite numbers (a level of weight 0 would never be trained)")
   if (!is.null(box) && (!is.list(box) || is.null(box$lower) || is.null(box$upper) ||
                         length(box$lower) != length(box$upper) ||
                         any(!is.finite(c(box$lower, box$upper))) ||
                         any(box$lower >= box$upper)))
     .arg_fail("box", "a list with finite 'lower' < 'upper' vectors")
+  if (!is.null(box) && !setequal(names(box), c("lower", "upper")))
+    .arg_fail("box", sprintf("a list with exactly the entries 'lower' and 'upper' (got %s)",
+                             paste0("'", names(box), "'", collapse = ", ")))
   if (!is.null(box_scale)) .check_positive(box_scale, "box_scale")
+  # box_scale only sizes the default box, which a given box replaces.
+  if (!is.null(box) && !is.null(box_scale))
+    .arg_fail("box_scale", "left out when 'box' is given (it scales the default box only)")
   coding <- .match_arg(coding)
   .check_count(runs, "runs", max = 1000)
   tau_basis <- .match_arg(tau_basis)

@@ -132,7 +132,8 @@
 #' @param mu Total GDP budget, split \eqn{\mu/\sqrt2} per block.
 #' @param alpha Miscoverage of the final interval (default 0.1, the paper's). Or give `level`.
 #' @param level Nominal level, `1 - alpha` (give one of the two).
-#' @param B Number of bootstrap estimates.
+#' @param B Number of bootstrap estimates; at least `2 / alpha` (the
+#'   interval takes both tails of their pivots).
 #' @param m Bootstrap sample size; default \eqn{m_{DG}}.
 #' @param bounds Public bounds `c(lower, upper)`.
 #' @param bootstrap_noise `"auto"`, `"composition"` or `"matched"`: how the noise of
@@ -163,6 +164,7 @@ cr_dette_graw <- function(x, estimator = c("mean", "quantile", "ustat_product"),
   bootstrap_noise <- .match_arg(bootstrap_noise)
   if (bootstrap_noise == "auto") bootstrap_noise <- if (estimator == "ustat_product") "matched" else "composition"
   alpha <- .cr_alpha(alpha, level)
+  .check_resamples_for_alpha(B, alpha, tails = 2)   # both tails of the B pivots
   # B + 1 normals and B estimates are held at once.
   sp <- .baseline_front(x, estimator, prob, mu, alpha, B, B_min = 2, B_max = 1e8, bounds, within_bounds)
   .clip_message(sp$clipped, "x", "bounds", "cr_dette_graw()")

@@ -253,6 +253,20 @@
 
 # The region's miscoverage from `level` (the package's usual argument) or the
 # papers' `alpha` (default 0.1, a 90% region as in their tables).
+# A region's radius is an upper quantile of the B resample statistics: with
+# fewer than `tails` / alpha of them that quantile is their extreme, and the
+# region covers at most about B / (B + 1), below its level (on Uniform(-1, 1),
+# n = 500, alpha = 0.1: 0.51 at B = 1, 0.78 at B = 3). Checked once alpha is
+# known; B's own type and range are checked by the plan.
+.check_resamples_for_alpha <- function(B, alpha, tails = 1) {
+  need <- ceiling(tails / alpha - 1e-9)
+  if (is.numeric(B) && length(B) == 1L && is.finite(B) && B < need)
+    .arg_fail("B", sprintf(paste0("at least %d for a %s%% region (%s / alpha resamples): with fewer, its ",
+                                  "quantile is their extreme and the region covers less than its level"),
+                           need, format(100 * (1 - alpha)), if (tails == 1) "1" else format(tails)))
+  invisible(B)
+}
+
 .cr_alpha <- function(alpha, level) {
   if (is.null(level)) {
     if (is.null(alpha)) return(0.1)
@@ -340,7 +354,8 @@
 #'   \eqn{(\varepsilon, \delta)}-DP, [gdp_mu()] (Proposition 3.6).
 #' @param alpha Miscoverage; the region has nominal level `1 - alpha` (default
 #'   0.1, the paper's). Or give `level`.
-#' @param B Number of resamples.
+#' @param B Number of resamples; at least `1 / alpha` (the radius is their
+#'   upper `alpha` quantile; the paper uses 500).
 #' @param m Resample size; default `ceiling(n / log(n))`.
 #' @param mode `"wr"` (m-out-of-n with replacement) or `"wor"` (subsampling).
 #' @param rho Failure probability of multiplicity-conditioned sampling; default `1/n`.
@@ -424,6 +439,7 @@ cr_gs <- function(x, estimator = "mean", mu, alpha = NULL, B = 500, m = NULL, mo
   mode <- .match_arg(mode)
   mu <- .cr_mu(if (missing(mu)) NULL else mu, epsilon, delta)
   alpha <- .cr_alpha(alpha, level)
+  .check_resamples_for_alpha(B, alpha)
   if (missing(bounds)) bounds <- NULL
   .check_flag(within_bounds, "within_bounds")
   spec <- .cr_gs_spec(estimator, x, bounds, dots)
@@ -546,6 +562,7 @@ cr_ss <- function(x, estimator = c("quantile", "ustat_product"), prob = 0.5, mu,
   mu <- budget$mu
   delta <- budget$delta
   alpha <- .cr_alpha(alpha, level)
+  .check_resamples_for_alpha(B, alpha)
   if (missing(bounds)) bounds <- NULL
   dots <- list(...)
   .check_dots(dots, c("beta", "C", "degenerate"), "cr_ss")

@@ -154,6 +154,7 @@
 #'   reproductions; it mixes slowly at low budgets). See 'Sampler' and 'Mixing'.
 #' @param split Budget fractions of the three linear-regression releases (sufficient
 #'   statistics, second moments, fourth moments); positive, summing to at most 1.
+#'   Unnamed in that order, or named `statistics`, `m2` and `m4` in any order.
 #' @return An object of class `c("noisy_gibbs", "private_posterior")` with `draws`
 #'   (matrix of kept draws), `interval` (`NULL`: the credible interval is the
 #'   quantile interval of the draws, see [confint()][private_posterior]), `ledger` (privacy
@@ -382,7 +383,7 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
   if (!is.numeric(split) || length(split) != 3L || anyNA(split) || any(split <= 0) ||
       sum(split) > 1 + 1e-12)
     .arg_fail("split", "three positive budget fractions (statistics, m2, m4) summing to at most 1")
-  split <- stats::setNames(as.numeric(split), c("statistics", "m2", "m4"))
+  split <- .ng_split_order(split)
   pr <- .ng_prior(prior, list(mean = 0, precision = 0.01, shape = 1, rate = 1))
   m0 <- pr$mean
   if (!is.numeric(m0) || !length(m0) %in% c(1L, p) || any(!is.finite(m0)))
@@ -477,4 +478,18 @@ noisy_gibbs.formula <- function(x, data, ..., loss = "linear", epsilon, delta = 
 # cannot be built here (the model frame then reports the problem).
 .formula_terms_quiet <- function(formula, data) {
   tryCatch(stats::terms(formula, data = if (is.data.frame(data)) data), error = function(e) NULL)
+}
+
+# The budget fractions in the order statistics, m2, m4: a named vector is read
+# by its names (in any order), so c(m2 = 0.5, statistics = 0.25, m4 = 0.25)
+# gives m2 half the budget; names other than those three are an error, not
+# read by position.
+.ng_split_order <- function(split) {
+  keys <- c("statistics", "m2", "m4")
+  nm <- names(split)
+  if (is.null(nm)) return(stats::setNames(as.numeric(split), keys))
+  if (!setequal(nm, keys) || anyDuplicated(nm))
+    .arg_fail("split", sprintf("unnamed (statistics, m2, m4 in that order) or named exactly %s (got %s)",
+                               paste0("'", keys, "'", collapse = ", "), paste0("'", nm, "'", collapse = ", ")))
+  stats::setNames(as.numeric(split[keys]), keys)
 }

@@ -704,7 +704,8 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     args <- c(list(x = design$Z, y = (design$y - design$y_shift) / u, loss = loss, x_bounds = xb,
                    x_norm = design$x_norm, tau = tau, huber_c = control$huber_c,
                    huber_kappa = control$huber_kappa, bandwidth = control$bandwidth / u,
-                   tau_prob = control$tau_weights), common)
+                   tau_prob = if (loss == "quantile" && !is.null(control$tau_weights))
+                     .check_tau_prob(control$tau_weights, tau, "tau_weights")), common)
     args$box <- .coded_box(box_m, design)
     if (loss != "quantile") args$tau <- NULL
   }

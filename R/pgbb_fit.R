@@ -142,7 +142,8 @@
 #'   norm exceeds it has its gradient clipped to `clip` like any other, so the
 #'   guarantee holds either way; a bound that is too small only biases the fit.
 #' @param tau_prob Sampling probabilities of the levels in `tau` during joint
-#'   training; default proportional to \eqn{1/(\tau(1-\tau))} (Section 6).
+#'   training, positive (normalised to sum to 1); default proportional to
+#'   \eqn{1/(\tau(1-\tau))} (Section 6).
 #' @param bandwidth Smoothing bandwidth `h` of the quantile loss.
 #' @param huber_c,huber_kappa Huber constants `c` and \eqn{\kappa}.
 #' @param scale Known standard deviation of the Gaussian mean model.
@@ -604,14 +605,18 @@ pgbb_fit <- function(x, y = NULL, loss, epsilon = NULL, delta = NULL, sigma = NU
   y
 }
 
-.check_tau_prob <- function(tau_prob, tau) {
+# A level of weight 0 is never sampled, so never trained, yet the generator
+# would still give it draws: weights must be positive. `arg`: the name the
+# caller's user typed (pgbb() takes them as pgbb_control()'s tau_weights).
+.check_tau_prob <- function(tau_prob, tau, arg = "tau_prob") {
   if (is.null(tau_prob)) {
     w <- 1 / (tau * (1 - tau))  # Section 6: p_k proportional to 1 / (tau_k (1 - tau_k))
     return(w / sum(w))
   }
   if (!is.numeric(tau_prob) || length(tau_prob) != length(tau) || anyNA(tau_prob) ||
-      any(tau_prob < 0) || !(sum(tau_prob) > 0))
-    .arg_fail("tau_prob", sprintf("%d non-negative sampling weights, one per level of 'tau'", length(tau)))
+      any(!is.finite(tau_prob)) || any(tau_prob <= 0))
+    .arg_fail(arg, sprintf(paste0("%d positive finite sampling weights, one per level of 'tau' (a level of ",
+                                  "weight 0 would never be trained)"), length(tau)))
   tau_prob / sum(tau_prob)
 }
 

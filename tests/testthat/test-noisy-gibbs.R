@@ -356,6 +356,13 @@ test_that("bad inputs give errors naming the argument", {
   expect_error(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = -3)), "'bounds'")
   expect_error(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3),
                   split = c(0.5, 0.5, 0.5)), "'split'")
+  # Names are read, never ignored: wrong ones are an error, right ones in any order are honoured.
+  expect_error(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3),
+                  split = c(stats = 0.5, m2 = 0.25, m4 = 0.25)), "'split'.*named exactly")
+  f <- suppressWarnings(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3),
+                           split = c(m2 = 0.5, m4 = 0.25, statistics = 0.25)))
+  expect_equal(f$ledger$split, c(statistics = 0.25, m2 = 0.5, m4 = 0.25))
+  expect_equal(unname(f$ledger$releases$epsilon), c(0.25, 0.5, 0.25))
   expect_error(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3),
                   prior = list(precision = diag(c(1, -1)))), "'prior\\$precision'")
   expect_error(ng(X, y, family = "linear", epsilon = 1, delta = 0.01, bounds = c(x = 1, y = 3),
