@@ -180,7 +180,27 @@
                                        "%s name none (the model's columns: %s)"),
                                 paste0("'", stray, "'", collapse = ", "),
                                 paste(colnames(frame$X), collapse = ", ")))
+  unread <- intersect(names(bounds), .categorical_names(frame))
+  if (length(unread))
+    .arg_fail("bounds", sprintf(paste0("numeric ranges only: %s %s categorical in this model (its 0/1 dummies are ",
+                                       "coded from its levels), so a range there would not be read"),
+                                paste0("'", unread, "'", collapse = ", "), if (length(unread) > 1L) "are" else "is"))
   invisible(TRUE)
+}
+
+# The model's categorical (factor, character or logical) covariates and the
+# names of the dummy columns of their main effects: their coding comes from
+# the levels, never from `bounds`.
+.categorical_names <- function(frame) {
+  dc <- attr(frame$mt, "dataClasses")
+  if (is.null(dc)) return(character(0))
+  resp <- if (attr(frame$mt, "response") > 0L) names(dc)[1L] else character(0)
+  cat_vars <- setdiff(names(dc)[dc %in% c("factor", "ordered", "character", "logical")], resp)
+  asg <- attr(frame$X, "assign")
+  labs <- attr(frame$mt, "term.labels")
+  dummies <- if (is.null(asg)) character(0) else
+    colnames(frame$X)[asg > 0L & labs[pmax(asg, 1L)] %in% cat_vars]
+  c(cat_vars, dummies)
 }
 
 # Public interval of one numeric term variable, from `bounds`.

@@ -573,3 +573,18 @@ test_that("cr_gs gives the SGD step exponent 'a' to the estimator, not to 'alpha
   expect_equal(both$level, 0.8)
   expect_identical(both$description, a6$description)
 })
+
+test_that("bounds on a categorical covariate or its dummies are refused: they would not be read", {
+  set.seed(4)
+  d <- data.frame(x = runif(300), g = factor(sample(c("a", "b", "c"), 300, TRUE)), l = runif(300) > 0.5)
+  d$y <- d$x + rnorm(300)
+  b <- list(x = c(0, 1), .response = c(-5, 6))
+  ctl <- pgbb_control(iterations = 20, draws = 20, runs = 1)
+  for (extra in list(list(g = c(0, 100)), list(gb = c(-3, 3)), list(l = c(0, 1)), list(lTRUE = c(0, 1)))) {
+    expect_error(pgbb(y ~ x + g + l, d, epsilon = 1, bounds = c(b, extra), control = ctl),
+                 sprintf("^'bounds' must be numeric ranges only: '%s' is categorical", names(extra)))
+  }
+  # A data column the model does not use may still carry bounds (one list, several formulas).
+  fit <- suppressWarnings(pgbb(y ~ x + g, d, epsilon = 1, bounds = c(b, list(l = c(0, 1))), control = ctl))
+  expect_s3_class(fit, "pgbb")
+})
