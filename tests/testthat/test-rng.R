@@ -168,3 +168,39 @@ test_that("a malformed seeded-noise option is an error, not a silent default", {
     expect_error(rng_sample("uniform", 2), "pgbb.seeded_noise")
   }
 })
+
+test_that("every private front end runs with the default OS-keyed randomness and records it", {
+  # The suite runs seeded (setup-seeded-noise.R), where every call of a release
+  # shares R's stream; by default each C++ entry point keys itself. A release
+  # whose passes must repeat one draw (cr_ss()'s resamples) failed only here.
+  withr::local_options(pgbb.seeded_noise = FALSE)
+  quiet <- function(expr) suppressWarnings(expr)   # small-budget notes are not the point here
+  randomness <- function(f) f$privacy$randomness %||% f$ledger$randomness %||% f$fit$ledger$randomness
+  set.seed(12)
+  x <- runif(600, -1, 1)
+  d <- data.frame(x = runif(600), z = runif(600))
+  d$y <- 1 + d$x - d$z + rnorm(600, sd = 0.5)
+  b <- list(x = c(0, 1), z = c(0, 1), .response = c(-3, 5))
+  ctl <- pgbb_control(iterations = 100, hidden = c(8, 8), draws = 50, runs = 2)
+  fits <- list(
+    cr_gs = quiet(cr_gs(x, "mean", mu = 4, bounds = c(-1, 1), B = 50)),
+    cr_ss = quiet(cr_ss(x, "quantile", mu = 4, delta = 1e-6, bounds = c(-1, 1), B = 50)),
+    cr_ss_user = quiet(cr_ss(x, list(fun = function(z) sort(z)[ceiling(length(z) / 2)],
+                                     smooth_sensitivity = function(z, beta)
+                                       as.numeric(smooth_sensitivity_quantile(z, 0.5, beta, c(-1, 1)))),
+                             mu = 4, delta = 1e-6, bounds = c(-1, 1), B = 30)),
+    cr_dette_graw = quiet(cr_dette_graw(x, "mean", mu = 4, bounds = c(-1, 1), B = 50)),
+    cr_blbquant = quiet(cr_blbquant(x, "mean", mu = 4, bounds = c(-1, 1), B = 20)),
+    pgbb_huber = quiet(pgbb(y ~ x + z, d, loss = "huber", epsilon = 2, bounds = b, control = ctl)),
+    pgbb_quantile = quiet(pgbb(y ~ x + z, d, tau = c(0.25, 0.75), epsilon = 2, bounds = b, control = ctl)),
+    dp_sgld = quiet(dp_sgld(y ~ x + z, data = d, loss = "huber", epsilon = 2, bounds = b, iterations = 200,
+                            progress = FALSE)),
+    dp_bootstrap = quiet(dp_bootstrap((x + 1) / 2, method = "mean", epsilon = 1, delta = 1e-3, bounds = c(0, 1),
+                                      B = 20)),
+    noisy_gibbs = quiet(noisy_gibbs((x + 1) / 2, family = "gaussian", sigma = 0.3, epsilon = 2, delta = 1e-6,
+                                    bounds = c(0, 1), iterations = 200)))
+  for (nm in names(fits)) {
+    expect_true(inherits(fits[[nm]], c("private_cr", "private_posterior")), info = nm)
+    expect_identical(randomness(fits[[nm]]), "os_entropy", info = nm)
+  }
+})
