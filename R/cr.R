@@ -253,20 +253,6 @@
 
 # The region's miscoverage from `level` (the package's usual argument) or the
 # papers' `alpha` (default 0.1, a 90% region as in their tables).
-# A region's radius is an upper quantile of the B resample statistics: with
-# fewer than `tails` / alpha of them that quantile is their extreme, and the
-# region covers at most about B / (B + 1), below its level (on Uniform(-1, 1),
-# n = 500, alpha = 0.1: 0.51 at B = 1, 0.78 at B = 3). Checked once alpha is
-# known; B's own type and range are checked by the plan.
-.check_resamples_for_alpha <- function(B, alpha, tails = 1) {
-  need <- ceiling(tails / alpha - 1e-9)
-  if (is.numeric(B) && length(B) == 1L && is.finite(B) && B < need)
-    .arg_fail("B", sprintf(paste0("at least %d for a %s%% region (%s / alpha resamples): with fewer, its ",
-                                  "quantile is their extreme and the region covers less than its level"),
-                           need, format(100 * (1 - alpha)), if (tails == 1) "1" else format(tails)))
-  invisible(B)
-}
-
 .cr_alpha <- function(alpha, level) {
   if (is.null(level)) {
     if (is.null(alpha)) return(0.1)
@@ -281,6 +267,20 @@
                                  format(level), format(alpha)))
   }
   1 - level
+}
+
+# A region's radius is an upper quantile of the B resample statistics: with
+# fewer than `tails` / alpha of them that quantile is their extreme, and the
+# region covers at most about B / (B + 1), below its level (on Uniform(-1, 1),
+# n = 500, alpha = 0.1: 0.51 at B = 1, 0.78 at B = 3). Checked once alpha is
+# known; B's own type and range are checked by the plan.
+.check_resamples_for_alpha <- function(B, alpha, tails = 1) {
+  need <- ceiling(tails / alpha - 1e-9)
+  if (is.numeric(B) && length(B) == 1L && is.finite(B) && B < need)
+    .arg_fail("B", sprintf(paste0("at least %d for a %s%% region (%s / alpha resamples): with fewer, its ",
+                                  "quantile is their extreme and the region covers less than its level"),
+                           need, format(100 * (1 - alpha)), format(tails)))
+  invisible(B)
 }
 
 .new_private_cr <- function(center, q_tilde, scale, alpha, plan, method, spec, privacy, noise, call, extra = list()) {

@@ -39,7 +39,6 @@ Rcpp::NumericMatrix cpp_rdirichlet(int k, int S, double gamma, Rcpp::NumericVect
   return out;
 }
 
-
 // Eight 32-bit words of a fresh key from the operating system's entropy source,
 // for draws that must be repeated with one key but need not be secret: the
 // resample indices of CR-SS, drawn once to count their multiplicities and again
