@@ -13,7 +13,9 @@
 #' for a quantile fit, `bandwidth` or `tau_weights` for a Huber fit) is named
 #' in a warning by [pgbb()] (a control may be shared by fits of several losses). None of the settings may be chosen by looking at the
 #' confidential data: every one is part of the public description of the
-#' mechanism.
+#' mechanism. The 1980 Census measurements quoted below were made with the
+#' columns' own bounds; the linear bound on schooling plus experience (see
+#' [pgbb()], 'Public bounds') narrows those intervals further.
 #'
 #' @param blocks Number of blocks `S`. Default `NULL`: 20 (SM S3.2), or 5 for a
 #'   joint fit over several quantile levels (SM S3.3). Fewer blocks give a smaller

@@ -175,8 +175,10 @@
   }))
   known <- c(".response", colnames(frame$X), vars, inner, frame$data_names)
   stray <- setdiff(names(bounds), known)
+  stray <- stray[!vapply(stray, .is_linear_name, logical(1))]   # read by .linear_bounds()
   if (length(stray))
-    .arg_fail("bounds", sprintf(paste0("entries that name a variable of 'data' or a term or column of the model; ",
+    .arg_fail("bounds", sprintf(paste0("entries that name a variable of 'data', a term or column of the model, ",
+                                       "or a linear combination of its columns; ",
                                        "%s name none (the model's columns: %s)"),
                                 paste0("'", stray, "'", collapse = ", "),
                                 paste(colnames(frame$X), collapse = ", ")))
@@ -186,6 +188,128 @@
                                        "coded from its levels), so a range there would not be read"),
                                 paste0("'", unread, "'", collapse = ", "), if (length(unread) > 1L) "are" else "is"))
   invisible(TRUE)
+}
+
+# Linear bounds. A `bounds` entry named by a linear combination of numeric
+# model columns, e.g. `educ + exper` = c(34, 43), declares the public range of
+# that combination: public knowledge of how the variables are defined (here
+# experience = age - education - 6, age 40-49), which confines the design to a
+# narrower region than the box of the columns' own ranges. The coding
+# (.linear_coordinates()) may use such a combination as a coordinate in place
+# of a column, which shrinks the coded box to that region; the coefficients
+# are mapped back exactly (.unscale_matrix()).
+
+# TRUE for a name that is an arithmetic expression (the candidates for a linear bound).
+.is_linear_name <- function(nm) {
+  e <- tryCatch(str2lang(nm), error = function(e) NULL)
+  is.call(e) && .fun_name(e) %in% c("+", "-", "*", "/", "(")
+}
+
+# The linear form of an expression in the columns `cols`: list(a, const) with
+# a named coefficient vector, or a character error message.
+.linear_form <- function(e, cols) {
+  zero <- stats::setNames(numeric(length(cols)), cols)
+  if (is.numeric(e) && length(e) == 1L && is.finite(e)) return(list(a = zero, const = e))
+  if (is.symbol(e)) {
+    nm <- as.character(e)
+    if (!nm %in% cols) return(sprintf("'%s' is not a numeric column of the model", nm))
+    zero[nm] <- 1
+    return(list(a = zero, const = 0))
+  }
+  if (!is.call(e)) return("it is not an expression in the model's columns")
+  f <- .fun_name(e)
+  parts <- lapply(as.list(e)[-1L], .linear_form, cols = cols)
+  bad <- Find(is.character, parts)
+  if (!is.null(bad)) return(bad)
+  is_const <- function(x) all(x$a == 0)
+  comb <- function(x, y, s) list(a = x$a + s * y$a, const = x$const + s * y$const)
+  scale <- function(x, k) list(a = k * x$a, const = k * x$const)
+  n <- length(parts)
+  if (f == "(" && n == 1L) return(parts[[1L]])
+  if (f == "+" && n == 1L) return(parts[[1L]])
+  if (f == "-" && n == 1L) return(scale(parts[[1L]], -1))
+  if (f == "+" && n == 2L) return(comb(parts[[1L]], parts[[2L]], 1))
+  if (f == "-" && n == 2L) return(comb(parts[[1L]], parts[[2L]], -1))
+  if (f == "*" && n == 2L) {
+    if (is_const(parts[[1L]])) return(scale(parts[[2L]], parts[[1L]]$const))
+    if (is_const(parts[[2L]])) return(scale(parts[[1L]], parts[[2L]]$const))
+    return("a product of two columns is not linear")
+  }
+  if (f == "/" && n == 2L && is_const(parts[[2L]]) && parts[[2L]]$const != 0)
+    return(scale(parts[[1L]], 1 / parts[[2L]]$const))
+  sprintf("'%s' is not linear (only +, -, and * or / by numbers)", deparse(e))
+}
+
+# The linear bounds of `bounds` on the model's columns: a list of
+# list(name, a, range), `a` a coefficient vector over colnames(frame$X) and
+# `range` the declared range of a'x (the constant moved across).
+.linear_bounds <- function(bounds, frame) {
+  X <- frame$X
+  asg <- attr(X, "assign")
+  eligible <- setdiff(colnames(X)[asg != 0L], .categorical_names(frame))
+  known <- colnames(X)
+  out <- list()
+  for (nm in names(bounds)) {
+    if (nm %in% known || !.is_linear_name(nm)) next
+    vars <- all.vars(str2lang(nm))
+    # As for a variable's own bound: one list may serve several formulas, so a
+    # combination of data columns that this model does not use as columns is
+    # not read here.
+    if (length(vars) && all(vars %in% frame$data_names) && !all(vars %in% eligible)) next
+    form <- .linear_form(str2lang(nm), eligible)
+    if (is.character(form))
+      .arg_fail("bounds", sprintf(paste0("an entry named by a linear combination of the model's numeric columns (%s) ",
+                                         "or by a variable; '%s' is neither: %s"),
+                                  paste(eligible, collapse = ", "), nm, form))
+    if (all(form$a == 0)) .arg_fail("bounds", sprintf("a linear bound that involves a column; '%s' involves none", nm))
+    a <- stats::setNames(numeric(ncol(X)), colnames(X))
+    a[eligible] <- form$a
+    out[[length(out) + 1L]] <- list(name = nm, a = a, range = .check_bound_pair(bounds[[nm]], nm) - form$const)
+  }
+  out
+}
+
+# The coordinates of the coding: rows of R (z = R x before centring and
+# scaling), each a column (a row of the identity) or a declared linear bound,
+# and their public ranges. A linear bound replaces a column when that shrinks
+# the volume of the parallelepiped the coordinates' ranges span,
+# prod_j (u_j - l_j) / |det R|, the public region the coded box covers: the
+# noise is isotropic in the coded space, so a region the data cannot reach is
+# noise spent on nothing. Greedy, best exchange first; public inputs only.
+# Columns of exclusive indicator groups and the intercept keep their rows.
+.linear_coordinates <- function(cb, lin, groups = list()) {
+  p <- ncol(cb)
+  R <- diag(p)
+  dimnames(R) <- list(colnames(cb), colnames(cb))
+  bnd <- cb
+  free <- setdiff(which(!is.na(cb[1L, ])), unlist(lapply(groups, `[[`, "cols")))
+  log_volume <- function(R, bnd) {
+    d <- abs(det(R[free, free, drop = FALSE]))
+    if (!(d > 1e-10)) return(Inf)
+    sum(log(bnd[2L, free] - bnd[1L, free])) - log(d)
+  }
+  used <- rep(NA_integer_, length(lin))
+  current <- log_volume(R, bnd)
+  repeat {
+    best <- list(v = current - 1e-9)
+    for (c in which(is.na(used))) for (j in setdiff(free, used)) {
+      if (lin[[c]]$a[j] == 0) next
+      R2 <- R; R2[j, ] <- lin[[c]]$a
+      b2 <- bnd; b2[, j] <- lin[[c]]$range
+      v <- log_volume(R2, b2)
+      if (v < best$v) best <- list(v = v, c = c, j = j, R = R2, b = b2)
+    }
+    if (is.null(best$c)) break
+    R <- best$R; bnd <- best$b; current <- best$v
+    used[best$c] <- best$j
+    rownames(R)[best$j] <- lin[[best$c]]$name
+  }
+  unused <- vapply(lin[is.na(used)], `[[`, "", "name")
+  if (length(unused))
+    warning(sprintf(paste0("bounds: the linear bound(s) %s do not narrow the region that the columns' bounds ",
+                           "and the other linear bounds span, so they were not used (and nothing was clipped to them)."),
+                    paste0("'", unused, "'", collapse = ", ")), call. = FALSE)
+  list(rows = if (any(!is.na(used))) R, bounds = bnd)
 }
 
 # The model's categorical (factor, character or logical) covariates and the
@@ -429,13 +553,18 @@
 # Public per-column range of the scaled design, as the trainers' `x_bounds`:
 # the image of [lo_j, hi_j] under the map, and [1, 1] for the intercept.
 .unit_ranges <- function(cb, maps) {
+  if (!is.null(maps$rows)) cb <- maps$bounds   # the coordinates' ranges (.linear_coordinates())
   lower <- ifelse(maps$scaled, (cb[1L, ] - maps$shift) / maps$width, 1)
   upper <- ifelse(maps$scaled, (cb[2L, ] - maps$shift) / maps$width, 1)
   list(lower = unname(lower), upper = unname(upper))
 }
 
-# Clip columns into their public ranges, then scale into the unit box.
-# `clipped` counts the clipped values per column (for the analyst's message).
+# Clip columns into their public ranges, then scale into the unit box. A
+# coordinate that is a linear bound (maps$rows) is computed from the clipped
+# columns and clipped into its own range, so every coded record lies in the
+# coded box, whose norm bound the clip rests on.
+# `clipped` counts the clipped values per column and per linear bound (for
+# the analyst's message).
 .scale_to_unit <- function(X, cb, maps) {
   clipped <- stats::setNames(integer(ncol(X)), colnames(X))
   Z <- X
@@ -443,18 +572,30 @@
     lo <- cb[1L, j]; hi <- cb[2L, j]
     x <- X[, j]
     clipped[j] <- sum(x < lo | x > hi)
-    Z[, j] <- (pmin(pmax(x, lo), hi) - maps$shift[j]) / maps$width[j]
+    Z[, j] <- pmin(pmax(x, lo), hi)
   }
+  if (!is.null(maps$rows)) {
+    lin <- which(rownames(maps$rows) != colnames(maps$rows))
+    S <- unclass(Z) %*% t(maps$rows[lin, , drop = FALSE])
+    for (k in seq_along(lin)) {
+      lo <- maps$bounds[1L, lin[k]]; hi <- maps$bounds[2L, lin[k]]
+      tol <- 1e-9 * (hi - lo)   # rounding in the sum is not a clipped record
+      clipped[rownames(maps$rows)[lin[k]]] <- sum(S[, k] < lo - tol | S[, k] > hi + tol)
+    }
+    Z[, lin] <- pmin(pmax(S, rep(maps$bounds[1L, lin], each = nrow(S))), rep(maps$bounds[2L, lin], each = nrow(S)))
+  }
+  for (j in which(maps$scaled)) Z[, j] <- (Z[, j] - maps$shift[j]) / maps$width[j]
   list(Z = Z, clipped = clipped)
 }
 
 # Map coefficient draws on the scaled design back to original units: with
-# z_j = (x_j - shift_j) / width_j, x'beta = z'g gives beta_j = g_j / width_j
-# and beta_0 = g_0 - sum_j g_j shift_j / width_j. A linear map of the draws:
-# post-processing, no privacy cost.
+# z_j = (r_j'x - shift_j) / width_j (r_j the j-th row of maps$rows, a row of
+# the identity unless coordinate j is a linear bound), x'beta = z'g gives
+# beta_k = sum_j r_jk g_j / width_j and beta_0 = g_0 - sum_j g_j shift_j /
+# width_j. A linear map of the draws: post-processing, no privacy cost.
 .unscale_matrix <- function(maps, names) {
   p <- length(maps$width)
-  A <- diag(1 / maps$width, p)
+  A <- t(maps$rows %||% diag(p)) %*% diag(1 / maps$width, p)
   dimnames(A) <- list(names, names)
   int <- which(!maps$scaled)
   if (length(int)) A[int[1L], ] <- A[int[1L], ] - maps$shift / maps$width * maps$scaled

@@ -43,7 +43,8 @@
 #' is given, no clipping).
 #'
 #' @section Public bounds:
-#' As in [pgbb()]: `bounds` declares the public range of every variable, covariates are
+#' As in [pgbb()]: `bounds` declares the public range of every variable (and may
+#' bound linear combinations of columns, see [pgbb()]), covariates are
 #' scaled into the unit box with them, values outside are clipped (a message reports the
 #' count to the analyst; it is not part of the release), and the draws are mapped back to
 #' the original units. For `loss = "mean"` (formula `y ~ 1`) the response is clipped to

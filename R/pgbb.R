@@ -21,6 +21,26 @@
 #' analyst; it is not part of the release), and coefficients are mapped back to
 #' the original units, a linear map of the draws (post-processing).
 #'
+#' A bound may also be declared on a linear combination of numeric columns,
+#' named by the expression: `` `educ + exper` = c(34, 43) `` says that
+#' schooling plus potential experience (age - 6) lies in \eqn{[34, 43]} for
+#' men aged 40-49. Such public knowledge of how the variables are defined
+#' confines the design to a narrower region than the box of the columns' own
+#' ranges, whose corners (20 years of school and 43 of experience) no record
+#' can reach. The design is then coded on the combination in place of the
+#' column whose exchange most shrinks the region the coded box spans
+#' (\eqn{\prod_j (u_j - l_j) / |\det R|} for coordinates \eqn{R x} with
+#' ranges \eqn{[l_j, u_j]}), records beyond the combination's range are
+#' clipped to it (and counted under its name), and the coefficients are
+#' mapped back exactly; a linear bound that narrows nothing is not used, with
+#' a warning. The noise is the same in every direction of the coded design,
+#' so noise the box spent on unreachable corners is saved: on the 1980
+#' Census extract (\eqn{\epsilon = 1}, 40 releases of the reproduction's
+#' training) the education interval narrowed from 3.02 to 1.89 %/yr and its
+#' mean error from 0.46 to 0.24, with coverage of `rq` 0.96 and 0.99; at
+#' \eqn{\epsilon = 4}, 1.06 to 0.99 %/yr, MAE 0.14 to 0.10 (coverage 0.99
+#' both). Every front end that takes `bounds` with a formula reads them.
+#'
 #' For Huber and quantile fits the trainer also sees the response coded as
 #' \eqn{(y - m) / 10^k}, with \eqn{m} the midpoint of its public range (when
 #' the model has an intercept) and \eqn{10^k} the power of 10 that brings the
@@ -600,7 +620,9 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     .check_bounds_known(bounds, frame)
   }
   groups <- .exclusive_groups(X, frame$mt, frame$mf)
-  maps <- .unit_maps(cb, intercept, coding, groups)
+  coords <- .linear_coordinates(cb, if (length(bounds)) .linear_bounds(bounds, frame) else list(), groups)
+  maps <- .unit_maps(coords$bounds, intercept, coding, groups)
+  if (!is.null(coords$rows)) maps[c("rows", "bounds")] <- coords[c("rows", "bounds")]
   sc <- .scale_to_unit(X, cb, maps)
   # On the clipped design: a column whose every value lies beyond one bound is
   # constant after clipping, as unidentified as a constant column.
