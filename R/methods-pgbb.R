@@ -160,7 +160,7 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
   beta_names <- object$design$coefnames
   if (!identical(colnames(X), beta_names))
     .arg_fail("newdata", "conformable with the fit (same variables and factor levels)")
-  .warn_outside_bounds(X, object$design$cb)
+  .warn_outside_bounds(X, object$design$cb, object$design$maps)
   draws <- if (is.null(tau)) object$draws else .draws_at_levels(object, tau)
   # A mean fit's one draw column is "mean"; its design is the intercept.
   cols <- if (object$loss == "mean") 1L else beta_names
@@ -192,13 +192,23 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
 }
 
 # The fit saw every model column clipped to its bounds (cb: lower and upper
-# rows, NA for the intercept), so a prediction at a row outside them
-# extrapolates the fitted model beyond where any record could have informed it.
-.warn_outside_bounds <- function(X, cb) {
+# rows, NA for the intercept), and every linear bound it coded on (maps$rows)
+# clipped to its range, so a prediction at a row outside them extrapolates the
+# fitted model beyond where any record could have informed it.
+.warn_outside_bounds <- function(X, cb, maps = NULL) {
+  if (!is.null(maps$rows)) {
+    lin <- which(rownames(maps$rows) != colnames(maps$rows))
+    S <- X %*% t(maps$rows[lin, , drop = FALSE])
+    colnames(S) <- rownames(maps$rows)[lin]
+    X <- cbind(X, S)
+    cb <- cbind(cb, maps$bounds[, lin, drop = FALSE])
+    colnames(cb) <- colnames(X)
+  }
   cols <- colnames(cb)[!is.na(cb["lower", ])]
   out <- vapply(cols, function(j) {
     v <- X[, j]
-    sum(!is.na(v) & (v < cb["lower", j] | v > cb["upper", j]))
+    tol <- 1e-9 * (cb["upper", j] - cb["lower", j])   # rounding in a linear bound's sum
+    sum(!is.na(v) & (v < cb["lower", j] - tol | v > cb["upper", j] + tol))
   }, numeric(1))
   out <- out[out > 0]
   if (length(out))

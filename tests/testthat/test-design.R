@@ -405,6 +405,13 @@ test_that("pgbb() with a linear bound codes on it and targets the same coefficie
   # two fits differ from rq by less than two of them.
   ref <- coef(quantreg::rq(y ~ educ + exper + black, tau = 0.5, data = d))
   for (f in fits) expect_lt(max(abs(coef(f)[c("educ", "exper")] - ref[c("educ", "exper")])), 0.012)
+  # predict() names rows beyond the linear bound as it names rows beyond a
+  # column's own bounds: the fit's data were clipped to both.
+  nd <- data.frame(educ = c(20, 10, 0), exper = c(23, 30, 43), black = 0)   # sums 43, 40, 43
+  expect_no_warning(predict(fits[[2]], nd))
+  nd$exper[2] <- 35                                                        # 45 > 43
+  expect_warning(predict(fits[[2]], nd), "educ \\+ exper: 1 row outside \\[34, 43\\]")
+  expect_no_warning(predict(fits[[1]], nd))
   # The private fit's covariate bound is the coded box's, not the columns' box.
   pf <- pgbb(y ~ educ + exper + black, data = d, loss = "quantile", tau = 0.5, bounds = b, epsilon = 1,
              control = pgbb_control(iterations = 60, hidden = 4, runs = 1, blocks = 5, draws = 50))
