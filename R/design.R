@@ -247,10 +247,9 @@
   X <- frame$X
   asg <- attr(X, "assign")
   eligible <- setdiff(colnames(X)[asg != 0L], .categorical_names(frame))
-  known <- colnames(X)
   out <- list()
   for (nm in names(bounds)) {
-    if (nm %in% known || !.is_linear_name(nm)) next
+    if (nm %in% colnames(X) || !.is_linear_name(nm)) next
     vars <- all.vars(str2lang(nm))
     # As for a variable's own bound: one list may serve several formulas, so a
     # combination of data columns that this model does not use as columns is
@@ -574,18 +573,27 @@
     clipped[j] <- sum(x < lo | x > hi)
     Z[, j] <- pmin(pmax(x, lo), hi)
   }
-  if (!is.null(maps$rows)) {
-    lin <- which(rownames(maps$rows) != colnames(maps$rows))
-    S <- unclass(Z) %*% t(maps$rows[lin, , drop = FALSE])
-    for (k in seq_along(lin)) {
-      lo <- maps$bounds[1L, lin[k]]; hi <- maps$bounds[2L, lin[k]]
-      tol <- 1e-9 * (hi - lo)   # rounding in the sum is not a clipped record
-      clipped[rownames(maps$rows)[lin[k]]] <- sum(S[, k] < lo - tol | S[, k] > hi + tol)
-    }
-    Z[, lin] <- pmin(pmax(S, rep(maps$bounds[1L, lin], each = nrow(S))), rep(maps$bounds[2L, lin], each = nrow(S)))
+  lv <- .linear_values(Z, maps)
+  for (k in seq_len(ncol(lv$values))) {
+    lo <- lv$bounds[1L, k]; hi <- lv$bounds[2L, k]
+    tol <- 1e-9 * (hi - lo)   # rounding in the sum is not a clipped record
+    s <- lv$values[, k]
+    clipped[colnames(lv$values)[k]] <- sum(s < lo - tol | s > hi + tol)
+    Z[, lv$rows[k]] <- pmin(pmax(s, lo), hi)
   }
   for (j in which(maps$scaled)) Z[, j] <- (Z[, j] - maps$shift[j]) / maps$width[j]
   list(Z = Z, clipped = clipped)
+}
+
+# The values of the linear bounds a coding uses (maps$rows) at the rows of X:
+# `values` (one column per bound, named by it), their declared ranges
+# `bounds`, and the coordinates `rows` they take. Empty without linear bounds.
+.linear_values <- function(X, maps) {
+  if (is.null(maps$rows)) return(list(values = matrix(0, nrow(X), 0L), bounds = matrix(0, 2L, 0L), rows = integer(0)))
+  lin <- which(rownames(maps$rows) != colnames(maps$rows))
+  values <- unclass(X) %*% t(maps$rows[lin, , drop = FALSE])
+  colnames(values) <- rownames(maps$rows)[lin]
+  list(values = values, bounds = maps$bounds[, lin, drop = FALSE], rows = lin)
 }
 
 # Map coefficient draws on the scaled design back to original units: with

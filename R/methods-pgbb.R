@@ -196,14 +196,10 @@ predict.pgbb <- function(object, newdata, tau = NULL, interval = c("none", "cred
 # clipped to its range, so a prediction at a row outside them extrapolates the
 # fitted model beyond where any record could have informed it.
 .warn_outside_bounds <- function(X, cb, maps = NULL) {
-  if (!is.null(maps$rows)) {
-    lin <- which(rownames(maps$rows) != colnames(maps$rows))
-    S <- X %*% t(maps$rows[lin, , drop = FALSE])
-    colnames(S) <- rownames(maps$rows)[lin]
-    X <- cbind(X, S)
-    cb <- cbind(cb, maps$bounds[, lin, drop = FALSE])
-    colnames(cb) <- colnames(X)
-  }
+  lv <- .linear_values(X, maps)
+  X <- cbind(X, lv$values)
+  cb <- cbind(cb, lv$bounds)
+  colnames(cb) <- colnames(X)
   cols <- colnames(cb)[!is.na(cb["lower", ])]
   out <- vapply(cols, function(j) {
     v <- X[, j]

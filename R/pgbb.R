@@ -620,7 +620,7 @@ pgbb.formula <- function(formula, data, loss = c("quantile", "huber", "mean", "l
     .check_bounds_known(bounds, frame)
   }
   groups <- .exclusive_groups(X, frame$mt, frame$mf)
-  coords <- .linear_coordinates(cb, if (length(bounds)) .linear_bounds(bounds, frame) else list(), groups)
+  coords <- .linear_coordinates(cb, .linear_bounds(bounds, frame), groups)
   maps <- .unit_maps(coords$bounds, intercept, coding, groups)
   if (!is.null(coords$rows)) maps[c("rows", "bounds")] <- coords[c("rows", "bounds")]
   sc <- .scale_to_unit(X, cb, maps)

@@ -32,11 +32,9 @@ census_vars <- c("logwk", "educ", "exper", "black")
 census_bounds <- list(educ = c(0, 20), exper = c(14, 43), black = c(0, 1),
                       `educ + exper` = c(34, 43), .response = c(0, log(75000)))
 census_taus <- c(0.1, 0.3, 0.5, 0.7, 0.9)
-# The bounds of the analysis: without the linear bound for the paper's
-# setting (--paper=1) or with --linear=0.
-census_analysis_bounds <- function() {
-  keep <- script_opt("linear", 1) == 1 && script_opt("paper", 0) != 1
-  if (keep) census_bounds else census_bounds[names(census_bounds) != "educ + exper"]
+# census_bounds with or without the linear bound (the paper's reading).
+census_bounds_with <- function(linear) {
+  if (linear) census_bounds else census_bounds[names(census_bounds) != "educ + exper"]
 }
 
 # The extract at `path`, with the model's variables only.
@@ -62,7 +60,8 @@ if (sys.nframe() == 0L) {
   # SM S3.3's settings, T = 5000, with real_data_control()'s training
   # (quantile-app.R; --paper=1 for the paper's single training).
   control <- real_data_control(iterations)
-  bounds <- census_analysis_bounds()
+  # Without the linear bound for the paper's setting (--paper=1) or with --linear=0.
+  bounds <- census_bounds_with(script_opt("linear", 1) == 1 && script_opt("paper", 0) != 1)
   t0 <- proc.time()[["elapsed"]]
   runs <- run_quantile_app(census_formula, census, bounds, census_taus, eps_grid, reps, control,
                            sgld = list(omega = c(1, 0.1), iterations = sgld_iterations, rate = 0.01),

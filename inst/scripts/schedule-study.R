@@ -279,7 +279,7 @@ if (sys.nframe() == 0L) {
     source(file.path(script_dir, "census1980.R"))    # read_census, census_bounds, ...
     # The study compares trainings on the columns' own ranges (its cached
     # results were made so); --linear=1 adds census1980.R's linear bound.
-    bounds <- if (script_opt("linear", 0) == 1) census_bounds else census_bounds[names(census_bounds) != "educ + exper"]
+    bounds <- census_bounds_with(script_opt("linear", 0) == 1)
     run_quantile_study(list(name = app, data = read_census(script_opt("data", "")), formula = census_formula,
                             bounds = bounds, taus = census_taus, paper = real_paper(5000),
                             unit = function(term) ifelse(term == "educ", 100, 1), subsample = subsample),
